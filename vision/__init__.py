@@ -1,0 +1,1 @@
+"""vision: see README.md; this package is filled in by its own issue."""
