@@ -183,18 +183,23 @@ class BoxProfile:
     def __repr__(self) -> str:
         return f"<BoxProfile {self.name!r} sha256:{self.digest[:12]}>"
 
-    # lookups, built once (the dataclass is frozen; caches are plain dicts filled at load time)
+    def __post_init__(self) -> None:
+        # lookup tables, built once (the dataclass is frozen, so they are set here)
+        object.__setattr__(self, "_ach", {a.id: a for a in self.achievements})
+        object.__setattr__(self, "_evt", {e.id: e for e in self.events})
+        object.__setattr__(self, "_act", {t.id: t for t in self.action_tiles})
+
     def achievement(self, ach_id: str) -> Achievement:
         """The achievement with this id; KeyError if none."""
-        return self._index()["ach"][ach_id]
+        return self._ach[ach_id]  # type: ignore[attr-defined]
 
     def event(self, event_id: str) -> Event:
         """The event with this id; KeyError if none."""
-        return self._index()["evt"][event_id]
+        return self._evt[event_id]  # type: ignore[attr-defined]
 
     def action_tile(self, tile_id: str) -> ActionTile:
         """The action tile with this id; KeyError if none."""
-        return self._index()["act"][tile_id]
+        return self._act[tile_id]  # type: ignore[attr-defined]
 
     def track(self, name: str) -> Track:
         """The progress track called ``name``."""
@@ -234,17 +239,6 @@ class BoxProfile:
         for path in _leaf_paths(self.raw, ""):
             out[path] = self.source_of(path)
         return out
-
-    def _index(self) -> dict[str, dict[str, Any]]:
-        idx = self.__dict__.get("_idx")
-        if idx is None:
-            idx = {
-                "ach": {a.id: a for a in self.achievements},
-                "evt": {e.id: e for e in self.events},
-                "act": {t.id: t for t in self.action_tiles},
-            }
-            object.__setattr__(self, "_idx", idx)
-        return idx
 
     def to_json(self) -> str:
         """The profile as JSON text (the validated source document)."""
