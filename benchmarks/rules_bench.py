@@ -42,8 +42,10 @@ def main() -> None:
             sample_states.extend(s for s in game.states[::25] if s.pending.kind == "choose")
     dt = time.perf_counter() - t0
     cpu = time.process_time() - c0
-    print(f"{args.games} complete {args.players}-player games ({args.policy} policy) in {dt:.2f} s "
-          f"({cpu:.2f} s of CPU time)")
+    print(
+        f"{args.games} complete {args.players}-player games ({args.policy} policy) in {dt:.2f} s "
+        f"({cpu:.2f} s of CPU time)"
+    )
     print(f"  games/s:        {args.games / dt:8.1f}   (per CPU second: {args.games / cpu:.1f})")
     print(f"  moves/s:        {moves / dt:8.0f}   (a move: a decision or a chance outcome)")
     print(f"  moves per game: {moves / args.games:8.1f}   turns per game: {turns / args.games:.1f}")
@@ -56,8 +58,10 @@ def main() -> None:
             t = time.perf_counter()
             fn(s)
             times.append(time.perf_counter() - t)
-        print(f"  legal-move listing ({name}): median {statistics.median(times) * 1e3:.2f} ms, "
-              f"max {max(times) * 1e3:.2f} ms over {len(times)} positions")
+        print(
+            f"  legal-move listing ({name}): median {statistics.median(times) * 1e3:.2f} ms, "
+            f"max {max(times) * 1e3:.2f} ms over {len(times)} positions"
+        )
 
 
 if __name__ == "__main__":

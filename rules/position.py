@@ -294,8 +294,10 @@ def state_from_dict(data: Any, profile: BoxProfile | None = None, source: str = 
     for r in prof.resources:
         left = prof.tiles_per_resource - on_lands[r]
         if left < 0:
-            raise rd.fail("players", f"the lands (and drawn tiles) hold {on_lands[r]} {r} tiles; the box has "
-                          f"{prof.tiles_per_resource}")
+            raise rd.fail(
+                "players",
+                f"the lands (and drawn tiles) hold {on_lands[r]} {r} tiles; the box has {prof.tiles_per_resource}",
+            )
         bag.append(left)
     if "bag" in data:
         given = rd.get(data, "bag", "")

@@ -118,7 +118,9 @@ def profile_variant(**changes: Any) -> Any:
     return parse_profile(raw, "test profile")
 
 
-def random_game(seed: int, players: int, policy: str = "random", max_moves: int = 20000) -> tuple[list[State], list[Move]]:
+def random_game(
+    seed: int, players: int, policy: str = "random", max_moves: int = 20000
+) -> tuple[list[State], list[Move]]:
     """A complete simulated game: the states and the moves between them."""
     from rules.game import simulate
 

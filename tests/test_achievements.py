@@ -45,8 +45,10 @@ def test_third_on_kochen_rulebook_example_2_R_ACH_5_7():
     a = player("A", {"0,0": "wheat:1", "1,0": "goat", "0,1": "horse"})
     b = player("B", {"0,0": "gold:1", "1,0": "incense", "0,1": "goat"})
     c = player("C", {"0,0": "horse:1", "1,0": "gold", "0,1": "incense"})
-    s = state(players=[a, b, c], board=[["jagen", "kochen:1,2", "toepfern", "schmuck"], [None, "kaese", None, None],
-                                        [None] * 4])
+    s = state(
+        players=[a, b, c],
+        board=[["jagen", "kochen:1,2", "toepfern", "schmuck"], [None, "kaese", None, None], [None] * 4],
+    )
     s = play(s, "4:ach kochen")
     assert s.board[0][1].stones == (1, 2, 0)
     assert s.players[0].vp == 1 and track(s, 0, "offspring") == 1
@@ -107,8 +109,7 @@ def test_era_2_and_3_need_one_real_resource_R_ACH_4():
 
 def test_era_3_takes_two_jokers_R_ACH_4():
     """Era 3: one real goat + two exhausted tiles of any type stand for 3 goats."""
-    board = [["jagen", "kochen:0", "toepfern", "schmuck"], [None, "kaese:0", None, None],
-             [None, "weben", None, None]]
+    board = [["jagen", "kochen:0", "toepfern", "schmuck"], [None, "kaese:0", None, None], [None, "weben", None, None]]
     a = player("A", {"0,0": "goat:1", "1,0": "gold:1", "0,1": "wheat:1"})
     s = state(players=[a, player("B")], board=board)
     after = play(s, "4:ach weben joker=1,0 joker=0,1")
@@ -127,8 +128,10 @@ def test_era_1_joker_stands_for_any_resource_R_ACH_4():
 
 def test_each_achievement_once_R_ACH_9():
     a = player("A", {"0,0": "goat:1", "1,0": "horse", "0,1": "wheat"})
-    s = state(players=[a, player("B")], board=[["jagen", "kochen", "toepfern:0", "schmuck"], [None, None, "metall", None],
-                                                [None] * 4])
+    s = state(
+        players=[a, player("B")],
+        board=[["jagen", "kochen", "toepfern:0", "schmuck"], [None, None, "metall", None], [None] * 4],
+    )
     with pytest.raises(IllegalMoveError) as err:
         apply(s, parse_move("4:ach toepfern"))
     assert err.value.clause == "R-ACH-9"
@@ -142,22 +145,30 @@ def test_full_tile_and_no_stones_R_ACH_5_R_COMP_1():
 
     prof = profile_variant(achievements=two_slots)
     a = player("A", {"0,0": "goat:1", "1,0": "horse", "0,1": "wheat"})
-    s = state(players=[a, player("B"), player("C")], profile_obj=prof,
-              board=[["jagen", "kochen", "toepfern:1,2", "schmuck"], [None, None, "metall", None], [None] * 4])
+    s = state(
+        players=[a, player("B"), player("C")],
+        profile_obj=prof,
+        board=[["jagen", "kochen", "toepfern:1,2", "schmuck"], [None, None, "metall", None], [None] * 4],
+    )
     with pytest.raises(IllegalMoveError, match="R-ACH-5: all 2 slots of 'Pottery' are taken"):
         apply(s, parse_move("4:ach toepfern"))
 
     prof1 = profile_variant(components=lambda raw: raw["components"].update(stones_per_player=1))
-    s = state(players=[a, player("B")], profile_obj=prof1,
-              board=[["jagen:0", "kochen", "toepfern", "schmuck"], ["leder", None, None, None], [None] * 4])
+    s = state(
+        players=[a, player("B")],
+        profile_obj=prof1,
+        board=[["jagen:0", "kochen", "toepfern", "schmuck"], ["leder", None, None, None], [None] * 4],
+    )
     with pytest.raises(IllegalMoveError, match="R-COMP-1: you have no marking stone left"):
         apply(s, parse_move("4:ach toepfern"))
 
 
 def test_second_stone_reveals_nothing_and_era_3_never_reveals_R_ACH_8():
     a = player("A", {"0,0": "horse:1", "1,0": "goat", "0,1": "wheat"})
-    s = state(players=[a, player("B")], board=[["jagen:1", "kochen", "toepfern", "schmuck"],
-                                                ["leder", None, None, None], [None] * 4])
+    s = state(
+        players=[a, player("B")],
+        board=[["jagen:1", "kochen", "toepfern", "schmuck"], ["leder", None, None, None], [None] * 4],
+    )
     after = play(s, "4:ach jagen")  # slot 2: no lightning in the default profile
     assert after.pending.kind == "choose" and after.board[1][0].tile == "leder"
 
@@ -166,9 +177,11 @@ def test_lightning_with_empty_stack_reveals_nothing_R_EVT_1b():
     """R-EVT-1b (engine choice): the era's event stack is empty -> no event is revealed."""
     a = player("A", {"0,0": "horse:1", "1,0": "goat", "0,1": "wheat"})
     events1 = ["wolves", "herds", "cold", "bushfire", "children", "feud", "barter", "training"]
-    s = state(players=[a, player("B")], board=[["jagen", "kochen", "toepfern", "schmuck"],
-                                                ["leder", None, None, None], [None] * 4],
-              done_events=events1)
+    s = state(
+        players=[a, player("B")],
+        board=[["jagen", "kochen", "toepfern", "schmuck"], ["leder", None, None, None], [None] * 4],
+        done_events=events1,
+    )
     assert s.stacks[0] == 0
     after = play(s, "4:ach jagen")
     assert after.pending.kind == "choose" and after.to_move == 1
@@ -178,8 +191,10 @@ def test_lightning_with_empty_stack_reveals_nothing_R_EVT_1b():
 def test_track_marker_stops_at_the_top_R_ACH_7():
     """Engine choice: a marker on the top space stays there."""
     a = player("A", {"0,0": "horse:1", "1,0": "goat", "0,1": "wheat"}, tracks={"exploration": 5})
-    s = state(players=[a, player("B")], board=[["jagen:1", "kochen", "toepfern", "schmuck"],
-                                                ["leder", None, None, None], [None] * 4])
+    s = state(
+        players=[a, player("B")],
+        board=[["jagen:1", "kochen", "toepfern", "schmuck"], ["leder", None, None, None], [None] * 4],
+    )
     after = play(s, "4:ach jagen")
     assert track(after, 0, "exploration") == 5
 
@@ -219,7 +234,7 @@ def test_arrow_not_needed_R_ARR_1():
 def test_arrow_used_once_per_game_R_ARR_1():
     a = player("A", {"0,0": "goat:1", "1,0": "goat:1", "0,1": "goat:1"}, arrow=False)
     s = state(players=[a, player("B")], board=ARROW_BOARD)
-    with pytest.raises(IllegalMoveError, match="R-ACH-2: .*your arrow token is already used"):
+    with pytest.raises(IllegalMoveError, match=r"R-ACH-2: .*your arrow token is already used"):
         apply(s, parse_move("4:ach weben arrow=kaese"))
 
 
@@ -228,8 +243,11 @@ def test_arrow_stays_for_everyone_R_ARR_2():
     own arrow token."""
     a = player("A", {"0,0": "goat:1", "1,0": "goat:1", "0,1": "goat:1"})
     b = player("B", {"0,0": "goat:1", "1,0": "goat:1", "0,1": "goat:1"})
-    board = [["jagen", "kochen:0,1", "toepfern", "schmuck"], [None, "kaese:0,1", "metall", None],
-             [None, None, "weben", None]]
+    board = [
+        ["jagen", "kochen:0,1", "toepfern", "schmuck"],
+        [None, "kaese:0,1", "metall", None],
+        [None, None, "weben", None],
+    ]
     s = state(players=[a, b], board=board, row=["off", "mov", "exp", "off-ach", "mov-ach", "exp-ach"])
     s = play(s, "4:ach weben arrow=kaese", "event war")  # slot 1 of Weben shows a lightning
     # B: the arrow from Käseerzeugung to Weben is on the board; B has a stone on Käseerzeugung

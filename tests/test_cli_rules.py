@@ -27,8 +27,9 @@ def test_demo_prints_a_whole_game_and_the_scores(capsys):
 
 def test_new_legal_apply_score_flow(tmp_path, capsys):
     game = tmp_path / "g.json"
-    code, _, err = run(capsys, "rules", "new", "--players", "Ann,Bob", "--colours", "red,blue", "--seed", "5",
-                       "-o", str(game))
+    code, _, err = run(
+        capsys, "rules", "new", "--players", "Ann,Bob", "--colours", "red,blue", "--seed", "5", "-o", str(game)
+    )
     assert code == 0 and not err
     data = json.loads(game.read_text())
     assert data["moves"][0].startswith("setup ")
@@ -48,9 +49,11 @@ def test_new_legal_apply_score_flow(tmp_path, capsys):
 def test_setup_reported_by_hand(tmp_path, capsys):
     game = tmp_path / "g.json"
     run(capsys, "rules", "new", "--players", "Ann,Bob", "-o", str(game))
-    setup = ("setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck "
-             "lands=goat/horse/wheat,gold/incense/goat")
-    code, out, err = run(capsys, "rules", "apply", str(game), setup, "start 0,0")
+    setup = (
+        "setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck "
+        "lands=goat/horse/wheat,gold/incense/goat"
+    )
+    code, out, _err = run(capsys, "rules", "apply", str(game), setup, "start 0,0")
     assert code == 0 and json.loads(out)["moves"][1] == "start 0,0"
 
 
@@ -75,7 +78,7 @@ def test_illegal_move_is_one_line_exit_2_and_file_unchanged(tmp_path, capsys):
     ],
 )
 def test_user_mistakes(capsys, args, fragment):
-    code, out, err = run(capsys, *args)
+    code, _out, err = run(capsys, *args)
     assert code == 2 and fragment in err and err.count("\n") == 1
 
 
@@ -103,10 +106,15 @@ def test_simulate_many_and_profile(tmp_path, capsys):
 def test_console_entry_point_has_no_traceback_on_errors(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{nope", encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "tribes_companion", "rules", "score", str(bad)],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tribes_companion", "rules", "score", str(bad)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "bad.json: line 1 column 2: not valid JSON" in proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "tribes_companion", "rules", "bogus"], capture_output=True,
-                          text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tribes_companion", "rules", "bogus"], capture_output=True, text=True, check=False
+    )
     assert proc.returncode == 2 and "invalid choice" in proc.stderr

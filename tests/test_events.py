@@ -64,8 +64,10 @@ def test_never_the_last_member_R_EVT_4():
 
 def test_forced_loss_needs_no_answer_R_EVT_4():
     """All members on one tile: the loss is forced and carried out without asking."""
-    s = play(ev_state("disease", [strong("A", 0, {"0,0": "goat:4", "1,0": "horse", "0,1": "wheat"}), strong("B", 1)]),
-             "1:evt")
+    s = play(
+        ev_state("disease", [strong("A", 0, {"0,0": "goat:4", "1,0": "horse", "0,1": "wheat"}), strong("B", 1)]),
+        "1:evt",
+    )
     assert s.players[0].land[(0, 0)].members == 2 and s.pending.kind == "choose"
 
 
@@ -84,7 +86,9 @@ def test_all_players_event_chooser_first_then_clockwise_R_EVT_6():
     order = []
     while s.pending.kind == "event":
         order.append(s.pending.seat)
-        s = play(s, f"exhaust {sorted(s.players[s.pending.seat].land)[0][0]},{sorted(s.players[s.pending.seat].land)[0][1]}")
+        s = play(
+            s, f"exhaust {sorted(s.players[s.pending.seat].land)[0][0]},{sorted(s.players[s.pending.seat].land)[0][1]}"
+        )
     assert order == [1, 2, 0]  # D is the strongest: not affected
     assert [p.exhausted_tiles for p in s.players] == [1, 1, 1, 0]
     assert s.to_move == 2

@@ -59,8 +59,14 @@ def test_bad_move_in_journal_names_its_index(tmp_path):
         ({"format": "tribes-journal", "version": 9}, "version: must be 1"),
         ({"format": "tribes-journal", "version": 1, "settings": {"players": "ann"}}, "settings.players"),
         ({"format": "tribes-journal", "version": 1, "settings": {"players": [{"name": "A"}]}}, "2 to 4 players"),
-        ({"format": "tribes-journal", "version": 1, "settings": {"players": [{"name": "A"}, {"name": "B"}],
-                                                                 "profile": {"format": "x"}}}, "settings.profile"),
+        (
+            {
+                "format": "tribes-journal",
+                "version": 1,
+                "settings": {"players": [{"name": "A"}, {"name": "B"}], "profile": {"format": "x"}},
+            },
+            "settings.profile",
+        ),
     ],
 )
 def test_corrupt_journals_are_refused(doc, fragment):
@@ -74,5 +80,5 @@ def test_unreadable_files(tmp_path):
         load_game(tmp_path / "missing.json")
     p = tmp_path / "torn.json"
     p.write_text('{"format": "tribes-journal", "moves": [', encoding="utf-8")
-    with pytest.raises(JournalError, match="torn.json: line 1 column 40: not valid JSON"):
+    with pytest.raises(JournalError, match=r"torn\.json: line 1 column 40: not valid JSON"):
         load_game(p)

@@ -87,7 +87,11 @@ def test_movement_text_round_trips_for_any_transfers(transfers, slot):
     assert parse_move(str(move)) == move
 
 
-@given(st.lists(st.tuples(hexes, st.sampled_from(["goat", "horse", "wheat"])), min_size=1, max_size=4, unique_by=lambda t: t[0]))
+@given(
+    st.lists(
+        st.tuples(hexes, st.sampled_from(["goat", "horse", "wheat"])), min_size=1, max_size=4, unique_by=lambda t: t[0]
+    )
+)
 def test_place_round_trips(tiles):
     move = mv.Place(tuple(tiles))
     assert parse_move(str(move)) == move

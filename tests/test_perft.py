@@ -11,8 +11,10 @@ from rules.engine import apply, new_game
 from rules.legal import legal_moves
 from rules.state import State
 
-SETUP2 = ("setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck "
-          "lands=goat/horse/wheat,gold/incense/goat")
+SETUP2 = (
+    "setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck "
+    "lands=goat/horse/wheat,gold/incense/goat"
+)
 
 
 def opening() -> State:

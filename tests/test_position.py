@@ -80,9 +80,16 @@ def bad(**changes):
         (bad(bag={"goat": 1}), "bag", "must match the tiles not on any land"),
         (bad(pending={"kind": "nap"}), "pending", "kind 'nap' is not one of"),
         (bad(pending={"kind": "event", "seat": 0, "event": "nope"}), "pending.event", "is not an event"),
-        (bad(pending={"kind": "event", "seat": 0, "event": "wolves", "path": [0, 0]}), "pending.path",
-         "does not point at an effect"),
-        (bad(arrows=[{"from": "jagen", "to": "kochen", "owner": 0}]), "arrows[0]", "diagonal tiles of consecutive eras"),
+        (
+            bad(pending={"kind": "event", "seat": 0, "event": "wolves", "path": [0, 0]}),
+            "pending.path",
+            "does not point at an effect",
+        ),
+        (
+            bad(arrows=[{"from": "jagen", "to": "kochen", "owner": 0}]),
+            "arrows[0]",
+            "diagonal tiles of consecutive eras",
+        ),
         (bad(done_events=["wolves", "wolves"]), "done_events", "lists an event twice"),
     ],
 )

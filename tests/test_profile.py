@@ -41,17 +41,45 @@ def test_known_facts_are_sourced_and_guesses_are_provisional():
     [
         (lambda r: r.pop("_source"), "_source", "is missing"),
         (lambda r: r.update(format="x"), "format", "must be 'tribes-box-profile'"),
-        (lambda r: r["components"].update(tiles_per_resource="ten"), "components.tiles_per_resource", "must be an integer"),
+        (
+            lambda r: r["components"].update(tiles_per_resource="ten"),
+            "components.tiles_per_resource",
+            "must be an integer",
+        ),
         (lambda r: r["components"].update(shells_total=3), "components.shells_total", "must be at least 4 x"),
-        (lambda r: r["tracks"]["offspring"].update(intensity=[1, 2]), "tracks.offspring.intensity", "has 2 spaces but vp has 6"),
+        (
+            lambda r: r["tracks"]["offspring"].update(intensity=[1, 2]),
+            "tracks.offspring.intensity",
+            "has 2 spaces but vp has 6",
+        ),
         (lambda r: r["achievements"][0].update(resource="fish"), "achievements[0].resource", "must be one of goat"),
         (lambda r: r["achievements"][0].update(era=4), "achievements[0].era", "must be <= 3"),
         (lambda r: r["achievements"][1].update(id="jagen"), "achievements", "id 'jagen' is used twice"),
-        (lambda r: r["achievements"][0]["slots"][1].update(lightning="yes"), "achievements[0].slots[1].lightning", "must be true or false"),
-        (lambda r: r["events"][0]["effects"][0].update({"if": "tallest"}), "events[0].effects[0].if", "must be one of always"),
-        (lambda r: r["events"][0]["effects"][0].update(do=[{"vp": 1, "shells": 1}]), "events[0].effects[0].do[0]", "exactly one effect"),
-        (lambda r: r["events"][0]["effects"][0].update(do=[{"exhaust": 0}]), "events[0].effects[0].do[0].exhaust", "must be >= 1"),
-        (lambda r: r["events"][8]["effects"][0]["do"][0]["choose"][0].append({"choose": [[{"vp": 1}], [{"vp": 2}]]}), "events[8].effects[0].do[0].choose[0][1].choose", "cannot be nested"),
+        (
+            lambda r: r["achievements"][0]["slots"][1].update(lightning="yes"),
+            "achievements[0].slots[1].lightning",
+            "must be true or false",
+        ),
+        (
+            lambda r: r["events"][0]["effects"][0].update({"if": "tallest"}),
+            "events[0].effects[0].if",
+            "must be one of always",
+        ),
+        (
+            lambda r: r["events"][0]["effects"][0].update(do=[{"vp": 1, "shells": 1}]),
+            "events[0].effects[0].do[0]",
+            "exactly one effect",
+        ),
+        (
+            lambda r: r["events"][0]["effects"][0].update(do=[{"exhaust": 0}]),
+            "events[0].effects[0].do[0].exhaust",
+            "must be >= 1",
+        ),
+        (
+            lambda r: r["events"][8]["effects"][0]["do"][0]["choose"][0].append({"choose": [[{"vp": 1}], [{"vp": 2}]]}),
+            "events[8].effects[0].do[0].choose[0][1].choose",
+            "cannot be nested",
+        ),
         (lambda r: r.update(achievements=r["achievements"][2:]), "achievements", "era 1 has 3 tile(s)"),
         (lambda r: r.update(_sources={"nothing": "rulebook"}), "_sources", "not a field here"),
         (lambda r: r["components"].update(_source="guess"), "components._source", "provenance must be"),
@@ -70,7 +98,7 @@ def test_invalid_profiles_name_file_field_and_reason(mutate, field, reason):
 
 def test_load_profile_file_errors(tmp_path):
     missing = tmp_path / "nope.json"
-    with pytest.raises(ProfileError, match="nope.json: cannot read"):
+    with pytest.raises(ProfileError, match=r"nope\.json: cannot read"):
         load_profile(missing)
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": ', encoding="utf-8")

@@ -62,7 +62,9 @@ def test_setup_lays_triangle_row_and_era1_R_SET_3_5_6():
     s = play(new_game(["A", "B"]), SETUP2)
     a, b, c = START_TRIANGLE
     assert adjacent(a, b) and adjacent(b, c) and adjacent(a, c)
-    assert {h: t.resource for h, t in s.players[0].land.items()} == dict(zip(START_TRIANGLE, ("goat", "horse", "wheat")))
+    assert {h: t.resource for h, t in s.players[0].land.items()} == dict(
+        zip(START_TRIANGLE, ("goat", "horse", "wheat"), strict=False)
+    )
     assert [t.tile for t in s.row] == ["off", "mov", "exp", "off-ach", "mov-ach", "exp-ach"]
     assert [bt.tile for bt in s.board[0]] == ["jagen", "kochen", "toepfern", "schmuck"]
     assert all(bt.tile is None for row in s.board[1:] for bt in row)
@@ -73,12 +75,30 @@ def test_setup_lays_triangle_row_and_era1_R_SET_3_5_6():
 @pytest.mark.parametrize(
     ("text", "clause"),
     [
-        ("setup row=off,mov,exp,off-ach,mov-ach,off era1=jagen,kochen,toepfern,schmuck lands=goat/horse/wheat,gold/incense/goat", "R-SET-5"),
-        ("setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,kaese lands=goat/horse/wheat,gold/incense/goat", "R-SET-6"),
-        ("setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,jagen,toepfern,schmuck lands=goat/horse/wheat,gold/incense/goat", "R-SET-6"),
-        ("setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck lands=goat/goat/wheat,gold/incense/goat", "R-SET-4"),
-        ("setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck lands=goat/horse/wheat", "R-SET-3"),
-        ("setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck lands=goat/horse/fish,gold/incense/goat", "R-COMP-4"),
+        (
+            "setup row=off,mov,exp,off-ach,mov-ach,off era1=jagen,kochen,toepfern,schmuck lands=goat/horse/wheat,gold/incense/goat",
+            "R-SET-5",
+        ),
+        (
+            "setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,kaese lands=goat/horse/wheat,gold/incense/goat",
+            "R-SET-6",
+        ),
+        (
+            "setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,jagen,toepfern,schmuck lands=goat/horse/wheat,gold/incense/goat",
+            "R-SET-6",
+        ),
+        (
+            "setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck lands=goat/goat/wheat,gold/incense/goat",
+            "R-SET-4",
+        ),
+        (
+            "setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck lands=goat/horse/wheat",
+            "R-SET-3",
+        ),
+        (
+            "setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck lands=goat/horse/fish,gold/incense/goat",
+            "R-COMP-4",
+        ),
     ],
 )
 def test_bad_setup_is_refused_with_clause_R_SET_4_5_6(text, clause):
