@@ -217,6 +217,18 @@ class BoxProfile:
         """The event tiles of ``era`` in profile order: the era's face-down stack (R-SET-7)."""
         return tuple(e for e in self.events if e.era == era)
 
+    def path_of(self, kind: str, item_id: str) -> str:
+        """The profile path of an achievement, event or action tile: ``achievements[3]``."""
+        items = {"achievements": self.achievements, "events": self.events, "action_tiles": self.action_tiles}[kind]
+        for i, item in enumerate(items):
+            if item.id == item_id:
+                return f"{kind}[{i}]"
+        raise KeyError(item_id)
+
+    def provisional_fields(self, path: str, fields: tuple[str, ...]) -> list[str]:
+        """Which of ``fields`` under ``path`` hold provisional values (for marking them where shown)."""
+        return [f for f in fields if self.is_provisional(f"{path}.{f}")]
+
     def source_of(self, path: str) -> str:
         """Provenance of the value at ``path`` (e.g. ``achievements[0].slots[1].vp``)."""
         probe = path

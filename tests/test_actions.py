@@ -171,3 +171,18 @@ def test_offspring_moves_listing_matches_multisets():
     s = state(players=[a, player("B")])
     offs = [m for m in legal_moves(s) if isinstance(m, Offspring) and m.slot == 1]
     assert sorted(str(m) for m in offs) == ["1:off 0,0 0,0", "1:off 0,0 1,0", "1:off 1,0 1,0"]
+
+
+def test_exploration_draws_what_is_left_in_the_bag_R_ACT_EXP_1():
+    """Engine choice: intensity 2 but one tile left in the bag -> draw that one."""
+    prof = profile_variant(components=lambda raw: raw["components"].update(tiles_per_resource=4))
+    kinds = ["goat"] * 4 + ["horse"] * 4 + ["wheat"] * 3 + ["gold"] * 3 + ["incense"] * 2
+    a_land = {f"{i},0": r for i, r in enumerate(kinds)}
+    a_land["0,0"] = "goat:1"
+    b = player("B", {"0,0": "wheat:1", "1,0": "gold", "0,1": "incense"})
+    s = State.from_dict(position(players=[player("A", a_land, tracks={"exploration": 1}), b]), prof)
+    assert s.bag_total() == 1
+    s = play(s, "3:exp")
+    assert s.pending.kind == "draw" and s.pending.count == 1
+    s = play(s, "draw incense", "place incense@0,-1")
+    assert s.bag_total() == 0

@@ -152,3 +152,26 @@ def test_only_carried_out_era_3_events_end_the_game_R_END_1_R_EVT_7():
     s = play(s, "1:evt")
     assert s.era3_done() == 2 and s.end_triggered
     assert s.is_over  # B is the player to the start player's right (R-END-2)
+
+
+def test_conditions_are_judged_once_when_the_event_is_taken():
+    """Engine choice: 'every strongest player advances on Strength' with A and B level: A goes first and
+    becomes the only strongest, yet B, strongest when the event was taken, advances too."""
+    from helpers import profile_variant
+
+    def add_event(raw):
+        raw["events"].append({
+            "id": "rally", "era": 1, "name": "Rally", "text": "Every strongest player advances 1 on Strength.",
+            "effects": [{"who": "all", "if": "strongest", "do": [{"track": "strength", "steps": 1}]}],
+        })
+
+    prof = profile_variant(events=add_event)
+    s = ev_state("rally", [strong("A", 1), strong("B", 1), strong("C", 0)], profile_obj=prof)
+    s = play(s, "1:evt")
+    assert [p.tracks[3] for p in s.players] == [2, 2, 0]
+
+
+def test_era_3_event_without_effect_still_counts_R_END_1_R_EVT_3():
+    """Engine choice: an era-3 event the chooser is not affected by is still chosen and resolved."""
+    s = play(ev_state("war", [strong("A", 2), strong("B", 0)]), "1:evt")
+    assert s.players[0].vp == 0 and s.era3_done() == 1
