@@ -79,7 +79,8 @@ def list_serial_ports() -> list[PortInfo]:
 def _known_ports(ports: Sequence[PortInfo]) -> str:
     if not ports:
         return "no serial ports are connected"
-    return "ports now: " + ", ".join(f"{p.device} ({p.vid_pid or p.description or '?'})" for p in ports)
+    named = [p.device + (f" ({p.vid_pid or p.description})" if p.vid_pid or p.description else "") for p in ports]
+    return "ports now: " + ", ".join(named)
 
 
 def parse_hwgrep(spec: str) -> tuple[str, int]:
