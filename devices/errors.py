@@ -27,3 +27,7 @@ class ConfigError(DeviceError, ValueError):
 
 class PortError(DeviceError):
     """A serial port that cannot be found or opened (unknown path, no hwgrep match, busy port)."""
+
+
+class PortBusyError(PortError):
+    """The port exists but another program holds it (opened with exclusive access)."""

@@ -4,8 +4,8 @@ A controller owns the master end of a ``pty.openpty()`` pair and plays the firmw
 (:class:`~devices.strip.SerialStrip`) opens the slave end like a USB serial port. :meth:`unplug`
 closes the master end — the host's next read or write fails exactly as with a pulled USB cable
 (``EIO``) and the slave device node disappears. :meth:`plug` makes a new pair; with ``link`` set, a
-symlink (like ``/dev/serial/by-id/…``) always points at the current slave, so the host finds the
-device again under the same name.
+symlink (like ``/dev/serial/by-id/…``) points at the current slave while the device is plugged in,
+so the host finds it again under the same name (and never follows a stale link to a recycled pty).
 
 * :class:`FakeAdalight` follows the Adalight-FastLED sketch (``LEDstream_FastLED.ino``): ``Ada\\n``
   at boot and every ``greet_interval_s`` without input; header ``Ada hi lo chk``; LEDs zeroed before
@@ -88,9 +88,13 @@ class FakeController:
         return self.path
 
     def unplug(self) -> None:
-        """Pull the cable: the master end closes and the slave device disappears."""
+        """Pull the cable: the link goes (as udev removes ``/dev/serial/by-id`` links), the master end
+        closes and the slave device disappears."""
         if self._thread is None or self._wake is None:
             return
+        if self.link is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.link.unlink()
         os.write(self._wake[1], b"x")
         self._thread.join(5)
         self._thread = None

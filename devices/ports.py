@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import PortError
+from .errors import PortBusyError, PortError
 
 if TYPE_CHECKING:  # pragma: no cover
     import serial
@@ -136,7 +136,7 @@ def resolve_port(spec: str, ports: Callable[[], Sequence[PortInfo]] = list_seria
 def open_serial(target: str, config: LedConfig, read_timeout_s: float = 0.02) -> serial.SerialBase:
     """Open ``target`` (a resolved path or URL) for ``config``: exclusive access, DTR/RTS set before
     opening, short read timeout, ``write_timeout_s`` so a stuck device cannot block the writer.
-    Raises :class:`PortError` for a busy port, ``serial.SerialException`` for other failures."""
+    Raises :class:`PortBusyError` for a busy port, ``serial.SerialException`` for other failures."""
     import serial
 
     ser = serial.serial_for_url(
@@ -153,6 +153,6 @@ def open_serial(target: str, config: LedConfig, read_timeout_s: float = 0.02) ->
         ser.open()
     except serial.SerialException as exc:
         if "exclusively lock" in str(exc):
-            raise PortError(f"serial port {target} is busy: another program has it open") from None
+            raise PortBusyError(f"serial port {target} is busy: another program has it open") from None
         raise
     return ser

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import LedConfig
 from .detect import Detection, detect
-from .errors import PortError
+from .errors import PortBusyError, PortError
 from .frames import RGB, check_frame, encode_adalight, encode_wled_json, reorder
 from .ports import VIRTUAL_PORT, open_serial, resolve_port
 
@@ -280,6 +280,9 @@ class SerialStrip(Strip):
                     first = False
                     try:
                         ser, protocol, det = self._connect()
+                    except PortBusyError as exc:
+                        self._set_status(RECONNECTING, str(exc), protocol=None, firmware="")
+                        continue
                     except PortError as exc:
                         self._set_status(ABSENT, str(exc), protocol=None, firmware="")
                         continue
