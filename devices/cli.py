@@ -169,8 +169,10 @@ def _connect(config: LedConfig, out: TextIO) -> Any:
         out.write(f"virtual strip: {strip.led_count} LEDs\n")
         return strip
     assert isinstance(strip, SerialStrip)
+    # the first attempt decides: a user at the command line wants the reason, not a retry loop
     wait = config.greeting_timeout_s + 2 * config.write_timeout_s + 1.0
-    if not strip.wait_status("connected", wait):
+    strip.wait_until(lambda st: st.state == "connected" or (st.attempts >= 1 and st.detail != "starting"), wait)
+    if strip.status().state != "connected":
         status = strip.status()
         strip.close()
         raise DeviceError(f"{config.port}: could not connect: {status.detail}")
@@ -238,6 +240,7 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print (and with --port light) the frame for a game file's current state."""
+    from rules.engine import describe_context
     from rules.errors import RulesError
     from rules.game import load_game
 
@@ -251,6 +254,11 @@ def cmd_show(args: argparse.Namespace) -> int:
         raise DeviceError(str(exc)) from None
     state = game.state
     out = sys.stdout
+    context = describe_context(state)
+    if state.players and state.pending.kind == "choose":
+        mover = state.players[state.to_move]
+        context += f"; {mover.colour}, {mover.shells} shell(s)"
+    out.write(context + "\n")
     looks = slot_looks(state, config)
     if not looks:
         out.write("the strip is dark (no row yet, or the game is over)\n")

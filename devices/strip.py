@@ -49,6 +49,8 @@ class StripStatus:
     led_count: int = 0
     frames_sent: int = 0
     reconnects: int = 0
+    attempts: int = 0
+    """Connection attempts so far (successful or not)."""
     since: float = 0.0
     """Wall-clock time (``time.time()``) the state began."""
 
@@ -151,7 +153,7 @@ class VirtualStrip(Strip):
     def status(self) -> StripStatus:
         """Always ``connected``."""
         return StripStatus(
-            CONNECTED, "in-memory strip", VIRTUAL_PORT, "virtual", "", self.led_count, self._count, 0, self._since
+            CONNECTED, "in-memory strip", VIRTUAL_PORT, "virtual", "", self.led_count, self._count, since=self._since
         )
 
 
@@ -197,9 +199,13 @@ class SerialStrip(Strip):
 
     def wait_status(self, state: str, timeout: float) -> bool:
         """Wait until the strip is in ``state`` (e.g. ``connected``); False after ``timeout``."""
+        return self.wait_until(lambda st: st.state == state, timeout)
+
+    def wait_until(self, predicate: Callable[[StripStatus], bool], timeout: float) -> bool:
+        """Wait until ``predicate(status)`` holds; False after ``timeout``."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            while self._status.state != state:
+            while not predicate(self._status):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
@@ -278,6 +284,8 @@ class SerialStrip(Strip):
                             break
                         backoff = min(backoff * 2, cfg.backoff_max_s)
                     first = False
+                    with self._lock:
+                        self._status = replace(self._status, attempts=self._status.attempts + 1)
                     try:
                         ser, protocol, det = self._connect()
                     except PortBusyError as exc:
