@@ -51,7 +51,9 @@ class PortInfo:
 
     def summary(self) -> str:
         """One line: device, VID:PID, description."""
-        parts = [self.device, self.vid_pid or "-", self.description or "-"]
+        parts = [self.device, self.vid_pid or "(no USB id)"]
+        if self.description:
+            parts.append(self.description)
         if self.serial_number:
             parts.append(f"serial {self.serial_number}")
         return "  ".join(parts)
