@@ -77,7 +77,9 @@ class StripFollower:
     def update(self, state: State, last_move: Move | None = None) -> list[RGB]:
         """Show ``state`` (reached by ``last_move``, if given); returns the frame shown now."""
         looks = slot_looks(state, self.config)
-        slot = None if state.is_over else taken_slot(self._before, state, last_move)
+        with self._lock:
+            before = self._before
+        slot = None if state.is_over else taken_slot(before, state, last_move)
         warnings = []
         if (n := overflow(state, self.config)) > 0:
             warnings.append(

@@ -15,6 +15,7 @@ read a fixed number of LEDs (docs/leds.md).
 from __future__ import annotations
 
 import json
+import numbers
 from collections.abc import Iterable, Sequence
 
 RGB = tuple[int, int, int]
@@ -31,7 +32,7 @@ def check_frame(colors: Sequence[RGB]) -> None:
     if len(colors) == 0:
         raise ValueError("a frame needs at least one LED")
     for i, c in enumerate(colors):
-        if len(c) != 3 or not all(isinstance(v, int) and 0 <= v <= 255 for v in c):
+        if len(c) != 3 or not all(isinstance(v, numbers.Integral) and 0 <= v <= 255 for v in c):
             raise ValueError(f"LED {i}: {c!r} is not an (r, g, b) triple of ints 0-255")
 
 

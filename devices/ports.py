@@ -17,7 +17,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .errors import PortBusyError, PortError
 
@@ -135,7 +135,7 @@ def resolve_port(spec: str, ports: Callable[[], Sequence[PortInfo]] = list_seria
     return spec
 
 
-def open_serial(target: str, config: LedConfig, read_timeout_s: float = 0.02) -> serial.SerialBase:
+def open_serial(target: str, config: LedConfig, read_timeout_s: float = 0.02) -> serial.Serial:
     """Open ``target`` (a resolved path or URL) for ``config``: exclusive access, DTR/RTS set before
     opening, short read timeout, ``write_timeout_s`` so a stuck device cannot block the writer.
     Raises :class:`PortBusyError` for a busy port, ``serial.SerialException`` for other failures."""
@@ -157,4 +157,4 @@ def open_serial(target: str, config: LedConfig, read_timeout_s: float = 0.02) ->
         if "exclusively lock" in str(exc):
             raise PortBusyError(f"serial port {target} is busy: another program has it open") from None
         raise
-    return ser
+    return cast("serial.Serial", ser)  # a Serial, or a URL handler's class with the same interface

@@ -240,7 +240,7 @@ class SerialStrip(Strip):
         with self._lock:
             return self._lock.wait_for(lambda: self._closing, timeout=seconds)
 
-    def _connect(self) -> tuple[serial.SerialBase, str, Detection]:
+    def _connect(self) -> tuple[serial.Serial, str, Detection]:
         target = resolve_port(self.spec)
         ser = open_serial(target, self.config)
         try:
@@ -254,9 +254,7 @@ class SerialStrip(Strip):
         except BaseException:
             ser.close()
             raise
-        protocol = det.protocol or ("adalight" if self.want == "auto" else self.want)
-        if self.want != "auto":
-            protocol = self.want
+        protocol = (det.protocol or "adalight") if self.want == "auto" else self.want
         return ser, protocol, det
 
     def _encode(self, protocol: str, frame: list[RGB]) -> bytes:
@@ -268,7 +266,7 @@ class SerialStrip(Strip):
 
         cfg = self.config
         backoff = cfg.backoff_min_s
-        ser: serial.SerialBase | None = None
+        ser: serial.Serial | None = None
         protocol = "adalight"
         first = True
         last_write = 0.0
@@ -396,7 +394,7 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(text.split())
 
 
-def _close_quietly(ser: serial.SerialBase) -> None:
+def _close_quietly(ser: serial.Serial) -> None:
     try:
         ser.close()
     except Exception:  # the device is gone; nothing more to do

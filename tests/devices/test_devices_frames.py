@@ -124,3 +124,10 @@ def test_loop_port_with_colour_order_sends_reordered_channels():
         ser.close()
     assert got == [(g, r, b) for r, g, b in frame]
     assert any(r != g for r, g, _ in frame)  # the swap is visible in this frame
+
+
+def test_numpy_integers_are_accepted():
+    np = pytest.importorskip("numpy")
+    frame = [tuple(np.array([255, 128, 0], dtype=np.uint8))] * 2
+    assert encode_adalight(frame) == encode_adalight([(255, 128, 0)] * 2)
+    assert encode_wled_json(frame) == b'{"on":true,"seg":{"i":[0,2,"FF8000"]}}\n'
