@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 import serial
 from helpers_devices import first_choice
@@ -127,7 +128,6 @@ def test_loop_port_with_colour_order_sends_reordered_channels():
 
 
 def test_numpy_integers_are_accepted():
-    np = pytest.importorskip("numpy")
     frame = [tuple(np.array([255, 128, 0], dtype=np.uint8))] * 2
     assert encode_adalight(frame) == encode_adalight([(255, 128, 0)] * 2)
     assert encode_wled_json(frame) == b'{"on":true,"seg":{"i":[0,2,"FF8000"]}}\n'
