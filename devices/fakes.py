@@ -9,7 +9,8 @@ so the host finds it again under the same name (and never follows a stale link t
 
 * :class:`FakeAdalight` follows the Adalight-FastLED sketch (``LEDstream_FastLED.ino``): ``Ada\\n``
   at boot and every ``greet_interval_s`` without input; header ``Ada hi lo chk``; LEDs zeroed before
-  each frame; bytes past its own LED count ignored.
+  each frame; bytes past its own LED count ignored (the sketch's ``SERIAL_FLUSH`` discard of bytes
+  queued at a latch is not emulated).
 * :class:`FakeWled` follows WLED's ``wled_serial.cpp``: ``v`` → ``WLED <version>``; a JSON object
   starting with ``{`` goes to the JSON API (``on``, ``seg.i``); Adalight frames are shown too.
 

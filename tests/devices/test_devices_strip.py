@@ -292,3 +292,27 @@ def test_open_strip_picks_the_implementation(tmp_path):
         assert isinstance(lazy, SerialStrip) and lazy.wait_status("absent", 2)
     finally:
         lazy.close()
+
+
+class RecordingStrip(SerialStrip):
+    """Records the back-off pauses instead of sleeping them."""
+
+    def __init__(self, config: LedConfig) -> None:
+        self.pauses: list[float] = []
+        super().__init__(config)
+
+    def _pause(self, seconds: float) -> bool:
+        self.pauses.append(seconds)
+        time.sleep(0.001)
+        return self._closing
+
+
+def test_backoff_doubles_from_half_a_second_to_five(tmp_path):
+    """The production schedule: 0.5 s, doubling, capped at 5 s, while the device stays away."""
+    strip = RecordingStrip(LedConfig(port=str(tmp_path / "missing"), leds_per_slot=1, max_row=6))
+    try:
+        assert wait_until(lambda: len(strip.pauses) >= 7, 3)
+        assert strip.pauses[:7] == [0.5, 1.0, 2.0, 4.0, 5.0, 5.0, 5.0]
+        assert strip.status().state == "absent" and strip.status().attempts >= 7
+    finally:
+        strip.close()
