@@ -42,6 +42,7 @@ def test_test_walks_the_strip_lights_each_slot_then_blanks(tmp_path, capsys, fak
     )
     with dev:
         assert main(["leds", "test", "--port", dev.path, *SMALL]) == 0
+        assert dev.wait_for(lambda d: len(d.frames) > 8 and d.shown == [(0, 0, 0)] * 8, 2)
         frames = list(dev.frames)
     out = capsys.readouterr().out
     assert ("connected, Adalight; sending adalight" if fake == "adalight" else "WLED 2405180; sending wled") in out
@@ -62,6 +63,7 @@ def test_test_walks_the_strip_lights_each_slot_then_blanks(tmp_path, capsys, fak
 def test_test_reverse_and_colour_order_reach_the_wire(tmp_path, capsys):
     with FakeAdalight(8, link=tmp_path / "tty", greet_interval_s=0.01) as dev:
         assert main(["leds", "test", "--port", dev.path, *SMALL, "--reverse", "--order", "grb"]) == 0
+        assert dev.wait_for(lambda d: len(d.frames) > 8 and d.shown == [(0, 0, 0)] * 8, 2)
         frames = list(dev.frames)
     assert "slot 1: LEDs 6-7" in capsys.readouterr().out
     red_free = [f for f in frames if f[7] == (0, 128, 0)]  # red sent green-first
@@ -83,8 +85,8 @@ def test_show_prints_and_lights_the_frame_for_a_position(tmp_path, capsys):
     assert "Ann to choose a tile, round 1; red, 5 shell(s)" in out and "slot 1 off: free" in out
     with FakeAdalight(36, link=tmp_path / "tty", greet_interval_s=0.01) as dev:
         assert main(["leds", "show", str(path), "--port", dev.path, "--hold", "0", "--greeting-timeout", "1"]) == 0
-        assert frame_for_state(state, LedConfig()) in dev.frames
-        assert dev.frames[-1] == [(0, 0, 0)] * 36  # blanked when the command ends
+        assert dev.wait_for(lambda d: frame_for_state(state, LedConfig()) in d.frames, 2)
+        assert dev.wait_shown([(0, 0, 0)] * 36, 2)  # blanked when the command ends
 
 
 @pytest.mark.parametrize(

@@ -76,12 +76,13 @@ def test_adalight_exact_bytes_on_the_wire(adalight):
         assert adalight.wait_shown(frame_n(1), 2)
     finally:
         strip.close()
+    assert adalight.wait_shown([(0, 0, 0)] * N, 2)  # closing blanks the strip
     raw = bytes(adalight.raw)
     size = 6 + 3 * N
     assert len(raw) % size == 0
     chunks = [raw[i : i + size] for i in range(0, len(raw), size)]
     assert encode_adalight(frame_n(1)) in chunks
-    assert chunks[-1] == encode_adalight([(0, 0, 0)] * N)  # closing blanks the strip
+    assert chunks[-1] == encode_adalight([(0, 0, 0)] * N)
 
 
 def test_colour_order_is_applied_on_the_wire(adalight):
@@ -104,7 +105,7 @@ def test_auto_detects_wled_and_sends_json(wled):
         assert wled.on and all(line.get("on") is True for line in wled.json_lines)
     finally:
         strip.close()
-    assert wled.shown == [(0, 0, 0)] * N
+    assert wled.wait_shown([(0, 0, 0)] * N, 2)
 
 
 def test_forced_wled_strip(wled):
@@ -246,7 +247,7 @@ def test_close_blanks_and_stops(adalight):
     assert adalight.wait_shown(frame_n(9), 2)
     strip.close()
     assert not strip.running
-    assert adalight.shown == [(0, 0, 0)] * N
+    assert adalight.wait_shown([(0, 0, 0)] * N, 2)
     assert strip.status().state == "absent" and strip.status().detail == "closed"
 
 
