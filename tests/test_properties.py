@@ -63,7 +63,7 @@ def play_and_check(seed: int, n: int) -> Game:
     game = simulate(n, seed, "random")
     assert game.state.is_over, f"seed {seed} with {n} players did not finish"
     for i, s in enumerate(game.states):
-        check_invariants(s, thorough=i % 8 == 0 or s.pending.kind == "choose" and i % 2 == 0)
+        check_invariants(s, thorough=i % 8 == 0 or (s.pending.kind == "choose" and i % 2 == 0))
     check_invariants(game.state)
     return game
 
