@@ -191,10 +191,11 @@ def get_journal() -> Response:
 
 @bp.get("/catalog")
 def get_catalog() -> Response:
-    """The components of the current game's box profile (the saved profile before any game), with
-    provisional values flagged."""
+    """The components of the current game's box profile (the saved profile before any game, or with
+    ``?saved=1``), with provisional values flagged."""
     rt = runtime()
-    prof = rt.snapshot().state.profile if rt.has_game else rt.profile
+    saved = request.args.get("saved") in ("1", "true", "yes")
+    prof = rt.snapshot().state.profile if rt.has_game and not saved else rt.profile
     return jsonify(catalog(prof))
 
 

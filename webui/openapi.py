@@ -288,6 +288,15 @@ def openapi_spec() -> dict[str, Any]:
             "get": {
                 "operationId": "getCatalog",
                 "summary": "Components of the game's box profile with provisional values flagged",
+                "parameters": [
+                    {
+                        "name": "saved",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "1: the saved profile (what new games use) instead of the game's",
+                    }
+                ],
                 "responses": {"200": _json(obj, "the catalog"), **_errors(*_READ_ERRORS)},
             }
         },
