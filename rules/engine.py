@@ -185,9 +185,9 @@ def _wrong_kind(state: State, move: Move) -> Reason:
         "restore": "'restore q,r …'",
         "reveal": "the revealed achievement ('reveal <id>')",
         "event_reveal": "the revealed event ('event <id>')",
-        "event": _event_expect(state),
+        "event": "",  # filled in below: _event_expect only works while an event waits
         "game_over": "nothing: the game is over",
-    }[kind]
+    }[kind] or _event_expect(state)
     return Reason(clause, f"the game waits for {expect}")
 
 
