@@ -72,3 +72,33 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def live(runtime: GameRuntime):
+    """The app on a real threaded server (port 0) for the browser."""
+    from webui.server import LiveServer
+
+    server = LiveServer(create_app(runtime, {"SSE_HEARTBEAT": 1.0})).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def page(browser, live):
+    """A fresh browser page (laptop size) on the live server; script errors fail the test (the
+    browser's own note on an expected 4xx answer does not)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on(
+        "console",
+        lambda m: errors.append(m.text)
+        if m.type == "error" and "the server responded with a status of 4" not in m.text
+        else None,
+    )
+    pg.set_default_timeout(10000)
+    yield pg
+    context.close()
+    assert errors == [], errors
