@@ -94,9 +94,11 @@ def page(browser, live):
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.on(
         "console",
-        lambda m: errors.append(m.text)
-        if m.type == "error" and "the server responded with a status of 4" not in m.text
-        else None,
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and "the server responded with a status of 4" not in m.text
+            else None
+        ),
     )
     pg.set_default_timeout(10000)
     yield pg

@@ -39,7 +39,9 @@ def start_server(data: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
 
 def call(url: str, method: str = "GET", body: dict | None = None, headers: dict | None = None) -> tuple[int, dict]:
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})})
+    req = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(req, timeout=10) as resp:
             return resp.status, json.loads(resp.read())
@@ -56,7 +58,9 @@ def test_kill9_loses_no_acknowledged_move(tmp_path, recorded: Game):
         proc, base = start_server(data)
         try:
             if first:
-                status, _ = call(base + "/api/games", "POST", {"players": [{"name": n, "colour": c} for n, c in PLAYERS]})
+                status, _ = call(
+                    base + "/api/games", "POST", {"players": [{"name": n, "colour": c} for n, c in PLAYERS]}
+                )
                 assert status == 200
                 first = False
             status, view = call(base + "/api/state")
@@ -67,12 +71,14 @@ def test_kill9_loses_no_acknowledged_move(tmp_path, recorded: Game):
             assert not acked or done in (acked[-1] + 1, acked[-1] + 2)
             stop = threading.Event()
 
-            def submit(start: int, sid: int) -> None:
+            def submit(start: int, sid: int, base: str = base, stop: threading.Event = stop) -> None:
                 for i in range(start, len(recorded.moves)):
                     if stop.is_set():
                         return
                     try:
-                        status, body = call(base + "/api/moves", "POST", {"state_id": sid, "move": str(recorded.moves[i])})
+                        status, body = call(
+                            base + "/api/moves", "POST", {"state_id": sid, "move": str(recorded.moves[i])}
+                        )
                     except (urllib.error.URLError, ConnectionError, OSError):
                         return  # the server died under the request: not acknowledged
                     assert status == 200, body
