@@ -126,7 +126,7 @@ def test_log_stepper_shows_earlier_positions(page, live, runtime, recorded):
     expect(page.get_by_test_id("live")).to_be_visible()
     expect(page.get_by_test_id("context")).to_contain_text("draws")  # after '3:exp' the draw was pending
     page.get_by_test_id("live").click()
-    expect(page.get_by_test_id("context")).to_contain_text("waiting for the event revealed")
+    expect(page.get_by_test_id("context")).to_contain_text("the event revealed")
 
 
 def test_profile_editor_marks_provisional_values_and_saves(page, live, runtime):

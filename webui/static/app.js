@@ -139,6 +139,12 @@
     renderTracks(); renderChart(); renderLog(); renderHistory();
   }
 
+  function waitText(v) {
+    const p = v.prompt;
+    return t("w_" + p.kind, { p: p.player || "", n: p.count || "" });
+  }
+  const undoText = (u) => (u.reason ? t("u_" + u.reason) : u.message);
+
   function renderStatus() {
     const v = shown();
     const p = v.prompt;
@@ -146,7 +152,7 @@
     const who = p.player !== undefined ? `${dot(pcol(p.seat))}<span data-testid="to-move">${h(p.player)}</span>` : "";
     const e3 = v.era3;
     let html = `<div class="who">${who} <span class="muted">${p.chance ? h(t("table")) : h(t("toMove"))} · ${h(t("round"))} ${Math.floor(pos.turn / players().length) + 1}</span></div>
-      <div class="muted">${h(t("waitsFor"))}: <span data-testid="context">${h(v.context)}</span></div>
+      <div class="muted">${h(t("waitsFor"))}: <span data-testid="context" title="${h(v.context)}">${h(waitText(v))}</span></div>
       <div data-testid="era3">${h(t("era3"))}: <b>${e3.done} / ${e3.needed}</b> <span class="muted">(${h(t("era3End"))}${e3.in_row ? `; ${e3.in_row} ${h(t("inRow"))}` : ""})</span></div>`;
     if (v.over && v.ranking) {
       html += `<h2>${h(t("finalRanking"))}</h2><ol class="ranking" data-testid="ranking">${v.ranking.map((r) => `<li>${dot(pcol(r.seat))} ${h(r.name)}: ${r.vp} ${h(t("vp"))} (${r.shells} ${h(t("shells"))})</li>`).join("")}</ol>`;
@@ -292,9 +298,9 @@
     const u = v.undo;
     html += `<div class="notation"><input id="notation" data-testid="notation" placeholder="${h(t("notation"))}" autocapitalize="off" autocomplete="off" spellcheck="false">
       <button class="act" data-do="submit-text" data-testid="submit-text">${h(t("submit"))}</button></div>
-      <div style="margin-top:.4rem"><button class="sec" data-do="undo" data-testid="undo" ${u.allowed ? "" : "disabled"} title="${h(u.message)}">↶ ${h(t("undo"))}</button>
+      <div style="margin-top:.4rem"><button class="sec" data-do="undo" data-testid="undo" ${u.allowed ? "" : "disabled"} title="${h(undoText(u))}">↶ ${h(t("undo"))}</button>
       <button class="sec" data-do="correct-last" data-testid="correct" ${v.moves ? "" : "disabled"}>✎ ${h(t("correct"))}</button>
-      ${u.allowed ? "" : `<span class="muted" data-testid="undo-why">${h(u.message)}</span>`}</div>`;
+      ${u.allowed ? "" : `<span class="muted" data-testid="undo-why">${h(undoText(u))}</span>`}</div>`;
     el.innerHTML = html;
   }
 
@@ -343,7 +349,7 @@
     const v = shown();
     const p = v.prompt;
     const live = S.hist === null;
-    if (p.kind !== "choose") { $("#legal").innerHTML = `<h2>${h(t("legal"))}</h2><p class="muted">${h(v.context)}</p>`; return; }
+    if (p.kind !== "choose") { $("#legal").innerHTML = `<h2>${h(t("legal"))}</h2><p class="muted">${h(waitText(v))}</p>`; return; }
     const groups = p.tiles.map((tile) => {
       const head = `<h3>${tile.slot}. ${h(nm(tile.name))} <span class="muted">${tile.cost ? `${h(t("cost"))} ${tile.cost} ${SHELL}` : h(t("free"))}${tile.shells_on ? ` · +${tile.shells_on} ${SHELL}` : ""}</span></h3>`;
       if (tile.reason) return `<div class="group" data-group="${tile.slot}">${head}${reasonHtml(tile.reason)}</div>`;
@@ -569,7 +575,7 @@
     const acts = c.action_tiles.map((a) => [a.id, nm(a.name)]);
     const e1 = c.achievements.filter((a) => a.era === 1).map((a) => [a.id, nm(a.name)]);
     const rs = c.resources.map((r) => [r, res(r)]);
-    html += `<section class="card"><h2>${h(t("tableLayout"))}</h2><button class="sec" data-do="setup-random" data-testid="setup-random">🎲 ${h(t("random"))}</button>
+    html += `<section class="card"><h2>${h(t("tableLayout"))}</h2><button class="sec" data-do="setup-random" data-testid="setup-random">${h(t("random"))}</button>
       <h3>${h(t("actionRow"))}</h3><div class="form-row">${st.row.map((id, i) => `${i + 1}. ${sel(`data-srow="${i}"`, id, acts)}`).join(" ")}</div>
       <h3>${h(t("era1"))}</h3><div class="form-row">${st.era1.map((id, i) => `${i + 1}. ${sel(`data-se1="${i}"`, id, e1)}`).join(" ")}</div>
       <h3>${h(t("startTiles"))}</h3>${names.slice(0, np).map((n, p) => `<div class="form-row"><span style="min-width:6rem">${h(n)}</span>${st.lands[p].map((r, k) => sel(`data-sland="${p}:${k}"`, r, rs)).join("")}</div>`).join("")}
