@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -96,6 +97,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"pairing token: {token}   (writes without it get 401)")
         print(f"pairing screen on this computer: http://127.0.0.1:{server.port}/pair")
         print(qr_text(pairing_url(target, token)), flush=True)
+
+    def _terminate(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM stops the server like Ctrl+C
+
+    signal.signal(signal.SIGTERM, _terminate)
     demo = None
     if args.demo:
         demo = DemoPlayer(runtime, players=args.players, pace=args.pace, seed=args.seed, policy=args.policy)

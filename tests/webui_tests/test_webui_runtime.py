@@ -294,3 +294,13 @@ def test_saved_profile_is_used_for_new_games(runtime):
     again.new_game(PLAYERS)
     assert again.snapshot().state.profile.name == "my box"
     assert again.snapshot().settings["profile"]["name"] == "my box"  # the journal carries it
+
+
+def test_a_game_started_from_a_position_resumes(tmp_path, recorded):
+    rt = GameRuntime(tmp_path)
+    rt.new_game(position=recorded.states[30].to_dict())
+    for move in recorded.moves[30:40]:
+        rt.submit(move, rt.state_id)
+    state = rt.snapshot().state
+    rt.close()
+    assert GameRuntime(tmp_path).snapshot().state == state == recorded.states[40]
