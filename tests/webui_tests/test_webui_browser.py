@@ -58,6 +58,7 @@ def test_scores_and_legal_moves_change_live_over_sse(page, live, runtime, record
 def test_typed_notation_and_an_illegal_move_shows_the_rule(page, live, runtime, recorded):
     play(runtime, recorded, 4)
     page.goto(live.url + "/")
+    expect(page.get_by_test_id("conn")).to_have_class("conn on")
     page.get_by_test_id("notation").fill("6:exp")
     page.get_by_test_id("submit-text").click()
     expect(page.get_by_test_id("error")).to_contain_text("R-TURN-4")

@@ -90,7 +90,8 @@
   }
   async function onView(v) {
     if (S.view && v.state_id < S.view.state_id) return; // an older view arriving late
-    const changed = !S.view || S.view.state_id !== v.state_id;
+    const changed = !S.view || S.view.state_id !== v.state_id || S.view.has_game !== v.has_game;
+    if (!changed) return; // the same state id is the same view (e.g. the stream's first event)
     S.view = v;
     if (changed) { S.build = null; S.error = null; }
     const digest = v.has_game ? v.position.profile.digest : v.profile.digest;
@@ -301,7 +302,10 @@
       <div style="margin-top:.4rem"><button class="sec" data-do="undo" data-testid="undo" ${u.allowed ? "" : "disabled"} title="${h(undoText(u))}">↶ ${h(t("undo"))}</button>
       <button class="sec" data-do="correct-last" data-testid="correct" ${v.moves ? "" : "disabled"}>✎ ${h(t("correct"))}</button>
       ${u.allowed ? "" : `<span class="muted" data-testid="undo-why">${h(undoText(u))}</span>`}</div>`;
+    const typed = $("#notation");
+    const keep = typed ? { value: typed.value, focus: document.activeElement === typed } : null;
     el.innerHTML = html;
+    if (keep && keep.value) { const n = $("#notation"); n.value = keep.value; if (keep.focus) n.focus(); }
   }
 
   function renderRow() {
@@ -602,7 +606,7 @@
     const body = { players: S.setup.players.map((p, i) => ({ name: p.name.trim() || `${t("player")} ${i + 1}`, colour: p.colour })) };
     if (withSetup) body.setup = setupNotation();
     const r = await api("POST", "/api/games", body);
-    if (r.ok) { S.page = "game"; S.setup = null; S.hist = null; S.log = null; S.logFor = -1; await onView(r.data.view); } else err.textContent = errText(r.data);
+    if (r.ok) { S.page = "game"; S.setup = null; S.hist = null; S.log = null; S.logFor = -1; await onView(r.data.view); render(); loadLog(); } else err.textContent = errText(r.data);
   }
   function setupRandom() {
     const c = setupMode() === "new" ? S.savedCatalog : S.catalog;
@@ -756,7 +760,7 @@
       case "setup-position": {
         let pos; try { pos = JSON.parse($("#setup-pos").value); } catch (e) { $("#setup-err").textContent = String(e); break; }
         const r = await api("POST", "/api/games", { position: pos });
-        if (r.ok) { S.page = "game"; S.log = null; S.logFor = -1; await onView(r.data.view); } else $("#setup-err").textContent = errText(r.data);
+        if (r.ok) { S.page = "game"; S.log = null; S.logFor = -1; await onView(r.data.view); render(); loadLog(); } else $("#setup-err").textContent = errText(r.data);
         break;
       }
       case "prof-validate": await profSend(false); break;
