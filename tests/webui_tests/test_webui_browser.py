@@ -140,3 +140,15 @@ def test_profile_editor_marks_provisional_values_and_saves(page, live, runtime):
     expect(page.get_by_test_id("prof-status")).to_have_text("Saved.")
     assert len(runtime.profile.provisional_paths()) < len(count)
     assert not runtime.profile.is_provisional("tracks.offspring.vp[5]")
+
+
+def test_correct_a_move_from_the_log(page, live, runtime, recorded):
+    play(runtime, recorded, 10)
+    page.goto(live.url + "/")
+    expect(page.get_by_test_id("log")).to_contain_text("place wheat@2,0")
+    page.locator("[data-correct='6']").click()
+    page.get_by_test_id("corr-text").fill("place wheat@1,1")
+    page.get_by_test_id("corr-ok").click()
+    expect(page.get_by_test_id("log")).to_contain_text("place wheat@1,1")
+    snap = runtime.snapshot()
+    assert str(snap.moves[6]) == "place wheat@1,1" and len(snap.moves) == 10
