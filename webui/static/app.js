@@ -150,9 +150,9 @@
     const v = shown();
     const p = v.prompt;
     const pos = v.position;
-    const who = p.player !== undefined ? `${dot(pcol(p.seat))}<span data-testid="to-move">${h(p.player)}</span>` : "";
+    const who = v.over ? `<span data-testid="to-move">${h(t("gameOver"))}</span>` : p.player !== undefined ? `${dot(pcol(p.seat))}<span data-testid="to-move">${h(p.player)}</span>` : "";
     const e3 = v.era3;
-    let html = `<div class="who">${who} <span class="muted">${p.chance ? h(t("table")) : h(t("toMove"))} · ${h(t("round"))} ${Math.floor(pos.turn / players().length) + 1}</span></div>
+    let html = `<div class="who">${who} <span class="muted">${v.over ? "" : p.chance ? h(t("table")) : h(t("toMove"))} · ${h(t("round"))} ${Math.floor(pos.turn / players().length) + 1}</span></div>
       <div class="muted">${h(t("waitsFor"))}: <span data-testid="context" title="${h(v.context)}">${h(waitText(v))}</span></div>
       <div data-testid="era3">${h(t("era3"))}: <b>${e3.done} / ${e3.needed}</b> <span class="muted">(${h(t("era3End"))}${e3.in_row ? `; ${e3.in_row} ${h(t("inRow"))}` : ""})</span></div>`;
     if (v.over && v.ranking) {
