@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from devices import cli as devices_cli
 from rules import cli as rules_cli
+from webui import cli as webui_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_demo)
     rules_cli.register(sub)
     devices_cli.register(sub)
+    webui_cli.register(sub)
     return parser
 
 

@@ -1,0 +1,106 @@
+"""Fixtures of the web companion's tests: a runtime on a temporary folder, the Flask app and test
+client (flaskr style), a deterministic recorded game to enter move by move, a live threaded server
+and headless Chromium (Debian's /usr/bin/chromium driven by Playwright)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rules.game import Game, simulate
+from webui.app import create_app
+from webui.runtime import GameRuntime
+
+PLAYERS = [("Ann", "red"), ("Bob", "blue"), ("Cid", "yellow")]
+CHROMIUM = os.environ.get("TRIBES_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def recorded() -> Game:
+    """A whole 3-player game by seeded random players (Ann, Bob, Cid); its moves are entered one by
+    one in the tests. Move 4 is '3:exp', 5 'draw wheat' (chance), 6 the placement, 7 an achievement."""
+    return simulate(PLAYERS, seed=1, policies="random")
+
+
+@pytest.fixture
+def runtime(tmp_path: Path) -> Iterator[GameRuntime]:
+    rt = GameRuntime(tmp_path / "data")
+    yield rt
+    rt.close()
+
+
+@pytest.fixture
+def app(runtime: GameRuntime):
+    return create_app(runtime, {"SSE_HEARTBEAT": 0.2})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def play(runtime: GameRuntime, game: Game, upto: int) -> None:
+    """Start a game with the recorded game's players and enter its first ``upto`` moves."""
+    runtime.new_game(PLAYERS)
+    for move in game.moves[:upto]:
+        runtime.submit(move, runtime.state_id)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium. Missing Chromium fails the tests in CI (.ci/run installs it) and skips them,
+    with the reason, elsewhere."""
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is not installed (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def live(runtime: GameRuntime):
+    """The app on a real threaded server (port 0) for the browser."""
+    from webui.server import LiveServer
+
+    server = LiveServer(create_app(runtime, {"SSE_HEARTBEAT": 1.0})).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def page(browser, live):
+    """A fresh browser page (laptop size) on the live server; script errors fail the test (the
+    browser's own note on an expected 4xx answer does not)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and "the server responded with a status of 4" not in m.text
+            else None
+        ),
+    )
+    pg.set_default_timeout(10000)
+    yield pg
+    context.close()
+    assert errors == [], errors

@@ -1,0 +1,79 @@
+"""Fuzzing the API from its own OpenAPI description (schemathesis): no request may get a 5xx, every
+status code and content type must be the documented ones, every body must match its schema.
+
+The default run is bounded (a few examples per operation, well under a minute); the longer run is
+marked slow (``python -m pytest -m slow tests/webui_tests/test_webui_fuzz.py``).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+schemathesis = pytest.importorskip("schemathesis")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis.errors import Unsatisfiable  # noqa: E402
+from schemathesis import GenerationMode  # noqa: E402
+from schemathesis.checks import not_a_server_error  # noqa: E402
+from schemathesis.specs.openapi.checks import (  # noqa: E402
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from webui.app import create_app  # noqa: E402
+from webui.runtime import GameRuntime  # noqa: E402
+
+from .conftest import play  # noqa: E402
+
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+SKIP = {"/api/events"}  # an endless stream; tested in test_webui_api.py
+
+
+def fuzz(tmp_path, recorded, examples: int) -> int:
+    runtime = GameRuntime(tmp_path, fsync=False)
+    play(runtime, recorded, 25)
+    app = create_app(runtime)
+    schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
+    calls = 0
+    for result in schema.get_all_operations():
+        op = result.ok()
+        if op.path in SKIP:
+            continue
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+
+            @given(case=op.as_strategy(generation_mode=mode))
+            @settings(
+                max_examples=examples,
+                deadline=None,
+                database=None,
+                derandomize=True,
+                suppress_health_check=list(HealthCheck),
+            )
+            def run(case) -> None:
+                nonlocal calls
+                # half of the writes name the current state id, so random moves reach the engine
+                if isinstance(case.body, dict) and isinstance(case.body.get("state_id"), int) and calls % 2:
+                    case.body["state_id"] = runtime.state_id
+                calls += 1
+                response = case.call()
+                case.validate_response(response, checks=CHECKS)
+
+            try:
+                run()
+            except Unsatisfiable:
+                # an operation without parameters or body has no invalid input to generate
+                assert mode is GenerationMode.NEGATIVE, op.path
+    runtime.close()
+    return calls
+
+
+def test_fuzz_the_api_from_its_openapi_description(tmp_path, recorded):
+    assert fuzz(tmp_path, recorded, examples=int(os.environ.get("TRIBES_FUZZ_EXAMPLES", "20"))) > 100
+
+
+@pytest.mark.slow
+def test_fuzz_the_api_longer(tmp_path, recorded):
+    assert fuzz(tmp_path, recorded, examples=200) > 2000

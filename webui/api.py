@@ -1,0 +1,370 @@
+"""The JSON API (blueprint ``api`` under ``/api``): game state, legal moves, moves, chance outcomes,
+undo, corrections, new games, the journal, the box profile. The OpenAPI description is
+:mod:`webui.openapi`, served at ``/api/openapi.json``.
+
+Writes (POST/PUT) take a JSON object (``Content-Type: application/json``; anything else gets 415,
+which also keeps other web sites from posting to the companion) and, when the server runs with
+``--lan``, the pairing token in the ``X-Pairing-Token`` header.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from rules.chance import chance_outcomes
+from rules.errors import PositionError, ProfileError
+from rules.legal import describe, legal_moves
+from rules.moves import Move, Setup
+from rules.profile import BoxProfile, default_profile, parse_profile
+
+from .errors import ApiError, bad_request
+from .movejson import move_from_json, move_to_json
+from .openapi import openapi_spec
+from .profiles import mark_checked, profile_info
+from .runtime import REST_MODES, GameRuntime
+from .view import catalog, live_view, log_view, position_view
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+COLOUR_RE = re.compile(r"^(#[0-9a-fA-F]{6}|[a-z]{3,16})$")
+MAX_NAME = 30
+
+
+def runtime() -> GameRuntime:
+    """The runtime the app was created with."""
+    return current_app.extensions["tribes"]["runtime"]  # type: ignore[no-any-return]
+
+
+@bp.before_request
+def _guard() -> None:
+    if request.method not in WRITE_METHODS:
+        return
+    token = current_app.config.get("PAIRING_TOKEN")
+    if token:
+        given = request.headers.get("X-Pairing-Token", "")
+        auth = request.headers.get("Authorization", "")
+        if auth.startswith("Bearer "):
+            given = given or auth[7:]
+        if not hmac.compare_digest(given.strip().encode(), str(token).encode()):
+            raise ApiError(
+                401,
+                "unauthorized",
+                "this companion runs on the network: writes need the pairing token shown on the host's screen "
+                "(X-Pairing-Token header)",
+            )
+    if not request.is_json:
+        raise ApiError(415, "unsupported_media_type", "send a JSON object with Content-Type: application/json")
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object, or ``bad_request`` naming the body."""
+    data = request.get_json(silent=True)
+    if data is None:
+        raise bad_request("body", "is not valid JSON")
+    if not isinstance(data, dict):
+        raise bad_request("body", "must be a JSON object")
+    return data
+
+
+def _int(data: dict[str, Any], key: str, required: bool = True, lo: int = 0) -> int | None:
+    if key not in data or data[key] is None:
+        if required:
+            raise bad_request(key, "is missing")
+        return None
+    val = data[key]
+    if isinstance(val, bool) or not isinstance(val, int) or val < lo:
+        raise bad_request(key, f"must be an integer >= {lo}")
+    return val
+
+
+def _unknown(data: dict[str, Any], allowed: set[str]) -> None:
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise bad_request(extra[0], f"is not a field here; expected {', '.join(sorted(allowed))}")
+
+
+def _move(data: dict[str, Any], key: str = "move") -> Move:
+    if key not in data:
+        raise bad_request(key, "is missing: a move in notation or a structured move")
+    return move_from_json(data[key], key)
+
+
+def _query_int(name: str, default: int, lo: int, hi: int) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        val = int(raw)
+    except ValueError:
+        raise bad_request(name, f"must be an integer from {lo} to {hi}") from None
+    if not lo <= val <= hi:
+        raise bad_request(name, f"must be an integer from {lo} to {hi}")
+    return val
+
+
+def _accepted(change_index: int | None, move: Move | None, op: str) -> Response:
+    accepted = {"op": op, "index": change_index, "move": str(move) if move else None}
+    if move is not None:
+        accepted["structured"] = move_to_json(move)
+    return jsonify({"accepted": accepted, "view": live_view(runtime())})
+
+
+# --- reading ---------------------------------------------------------------------------------------
+@bp.get("/state")
+def get_state() -> Response:
+    """The live game: position, prompt, scores, era-3 progress, undo status."""
+    return jsonify(live_view(runtime()))
+
+
+@bp.get("/legal")
+def get_legal() -> Response:
+    """What the game waits for, with the legal-move overview (costs, reasons with clauses); with
+    ``?moves=N`` also up to N concrete legal moves in notation."""
+    limit = _query_int("moves", 0, 0, 1000)
+    snap = runtime().snapshot()
+    out = {"state_id": snap.state_id, **describe(snap.state)}
+    if limit:
+        moves = []
+        for i, m in enumerate(legal_moves(snap.state)):
+            if i >= limit:
+                break
+            moves.append(str(m))
+        out["moves"] = moves
+    return jsonify(out)
+
+
+@bp.get("/chance")
+def get_chance() -> Response:
+    """Whether the game waits for a chance outcome (setup, tiles drawn, achievement or event
+    revealed) and the possible outcomes with probabilities."""
+    snap = runtime().snapshot()
+    state = snap.state
+    pend = state.pending
+    out: dict[str, Any] = {"state_id": snap.state_id, "needed": pend.chance, "kind": pend.kind}
+    if pend.chance:
+        out["prompt"] = describe(state)
+        out["outcomes"] = [
+            {"move": str(m), "structured": move_to_json(m), "probability": p} for m, p in chance_outcomes(state)
+        ]
+        if pend.kind == "setup":
+            prof = state.profile
+            out["setup"] = {
+                "action_tiles": [t.id for t in prof.action_tiles],
+                "era1": [a.id for a in prof.achievements_of_era(1)],
+                "resources": list(prof.resources),
+                "players": [p.name for p in state.players],
+            }
+    return jsonify(out)
+
+
+@bp.get("/log")
+def get_log() -> Response:
+    """The move log, who made each move, VP totals after each move, and the journal entries."""
+    return jsonify(log_view(runtime().snapshot()))
+
+
+@bp.get("/positions/<int:n>")
+def get_position(n: int) -> Response:
+    """The position after the first ``n`` moves (0 = the start of the game)."""
+    snap = runtime().snapshot()
+    if n > len(snap.moves):
+        raise ApiError(404, "not_found", f"there is no position {n}: the game has {len(snap.moves)} moves")
+    return jsonify(position_view(snap, n))
+
+
+@bp.get("/journal")
+def get_journal() -> Response:
+    """The game record: settings, moves, and the final ranking once the game is over (the engine's
+    journal format; ``tribes-companion rules replay`` reads it). ``?download=1`` makes it a file."""
+    data = runtime().export()
+    resp = jsonify(data)
+    if request.args.get("download") in ("1", "true", "yes"):
+        name = (runtime().journal_path.stem if runtime().journal_path else "game") + ".json"  # type: ignore[union-attr]
+        resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return resp
+
+
+@bp.get("/catalog")
+def get_catalog() -> Response:
+    """The components of the current game's box profile (the saved profile before any game, or with
+    ``?saved=1``), with provisional values flagged."""
+    rt = runtime()
+    saved = request.args.get("saved") in ("1", "true", "yes")
+    prof = rt.snapshot().state.profile if rt.has_game and not saved else rt.profile
+    return jsonify(catalog(prof))
+
+
+# --- writing ---------------------------------------------------------------------------------------
+@bp.post("/moves")
+def post_move() -> Response:
+    """Submit a move (notation or structured) based on the state id the client saw."""
+    data = body()
+    _unknown(data, {"state_id", "move"})
+    state_id = _int(data, "state_id")
+    move = _move(data)
+    change = runtime().submit(move, state_id)
+    return _accepted(change.index, move, "move")
+
+
+@bp.post("/undo")
+def post_undo() -> Response:
+    """Take back the last move (within the current turn, never a revealed chance outcome)."""
+    data = body()
+    _unknown(data, {"state_id"})
+    change = runtime().undo(_int(data, "state_id"))
+    return _accepted(change.index, change.move, "undo")
+
+
+@bp.post("/corrections")
+def post_correction() -> Response:
+    """Correct the record: move ``index`` (0-based) becomes ``move``; ``rest`` says what happens to
+    the moves after it (replay | prefix | truncate)."""
+    data = body()
+    _unknown(data, {"state_id", "index", "move", "rest"})
+    state_id = _int(data, "state_id")
+    index = _int(data, "index")
+    assert index is not None
+    rest = data.get("rest", "replay")
+    if rest not in REST_MODES:
+        raise bad_request("rest", f"must be one of {', '.join(REST_MODES)}")
+    move = _move(data)
+    try:
+        change = runtime().correct(index, move, state_id, rest)
+    except IndexError as exc:
+        raise bad_request("index", str(exc)) from None
+    return _accepted(change.index, move, "correct")
+
+
+def _players(data: dict[str, Any]) -> list[tuple[str, str]]:
+    raw = data.get("players")
+    if not isinstance(raw, list) or not 2 <= len(raw) <= 4:
+        raise bad_request("players", "must list 2 to 4 players in seat order, the start player first")
+    out: list[tuple[str, str]] = []
+    for i, p in enumerate(raw):
+        f = f"players[{i}]"
+        if not isinstance(p, dict):
+            raise bad_request(f, 'must be {"name": …, "colour": …}')
+        _unknown_nested(p, {"name", "colour"}, f)
+        name = p.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+            raise bad_request(f"{f}.name", f"must be a name of 1 to {MAX_NAME} characters")
+        name = name.strip()
+        if any(not c.isprintable() for c in name):
+            raise bad_request(f"{f}.name", "must not contain control characters")
+        colour = p.get("colour", ("red", "blue", "yellow", "black")[i])
+        if not isinstance(colour, str) or not COLOUR_RE.match(colour):
+            raise bad_request(f"{f}.colour", "must be a colour name like 'red' or '#rrggbb'")
+        if any(name == q[0] for q in out):
+            raise bad_request(f"{f}.name", f"two players are called {name!r}")
+        if any(colour == q[1] for q in out):
+            raise bad_request(f"{f}.colour", f"two players have the colour {colour!r}")
+        out.append((name, colour))
+    return out
+
+
+def _unknown_nested(data: dict[str, Any], allowed: set[str], field: str) -> None:
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise bad_request(f"{field}.{extra[0]}", "is not a field here")
+
+
+def _profile_arg(spec: Any, field: str = "profile") -> BoxProfile:
+    if spec is None or spec == "saved":
+        return runtime().profile
+    if spec == "default":
+        return default_profile()
+    if isinstance(spec, dict):
+        try:
+            return parse_profile(spec, field)
+        except ProfileError as exc:
+            raise bad_request(f"{field}.{exc.field}" if exc.field else field, exc.reason) from None
+    raise bad_request(field, '"saved", "default" or a box profile document')
+
+
+@bp.post("/games")
+def post_game() -> Response:
+    """Start a new game: players (seat order, start player first) with the setup outcome as laid on
+    the table, or a position to start from."""
+    data = body()
+    _unknown(data, {"players", "profile", "position", "setup", "state_id"})
+    state_id = _int(data, "state_id", required=False)
+    position = data.get("position")
+    if position is not None:
+        if not isinstance(position, dict):
+            raise bad_request("position", "must be a position document (docs/position.md)")
+        if "players" in data or "setup" in data:
+            raise bad_request("position", "give either players (and setup) or a position, not both")
+        spec = data.get("profile")
+        if spec is None and isinstance(position.get("profile"), dict):
+            prof = _profile_arg(position["profile"], "position.profile")
+        else:
+            prof = _profile_arg(spec)
+        try:
+            change = runtime().new_game(profile=prof, position=position, state_id=state_id)
+        except PositionError as exc:
+            raise bad_request(f"position.{exc.field}" if exc.field else "position", exc.reason) from None
+        return _accepted(None, None, "new")
+    players = _players(data)
+    prof = _profile_arg(data.get("profile"))
+    setup: Move | None = None
+    if data.get("setup") is not None:
+        setup = move_from_json(data["setup"], "setup")
+        if not isinstance(setup, Setup):
+            raise bad_request("setup", "must be the setup outcome ('setup row=… era1=… lands=…')")
+    try:
+        change = runtime().new_game(players, profile=prof, setup=setup, state_id=state_id)
+    except ValueError as exc:
+        if type(exc) is ValueError:
+            raise bad_request("players", str(exc)) from None
+        raise
+    del change
+    return _accepted(None, None, "new")
+
+
+# --- the box profile -------------------------------------------------------------------------------
+def _edited_profile(data: dict[str, Any]) -> BoxProfile:
+    _unknown(data, {"profile", "checked"})
+    raw = data.get("profile")
+    if not isinstance(raw, dict):
+        raise bad_request("profile", "must be a box profile document (an object)")
+    checked = data.get("checked", [])
+    if not isinstance(checked, list) or len(checked) > 5000:
+        raise bad_request("checked", "must be a list of value paths")
+    doc = mark_checked(raw, checked) if checked else raw
+    try:
+        return parse_profile(doc, "profile")
+    except ProfileError as exc:
+        raise bad_request(f"profile.{exc.field}" if exc.field else "profile", exc.reason) from None
+
+
+@bp.get("/profile")
+def get_profile() -> Response:
+    """The saved box profile with the provenance of every value and the provisional ones listed."""
+    return jsonify(profile_info(runtime().profile))
+
+
+@bp.post("/profile/validate")
+def validate_profile() -> Response:
+    """Check an edited profile (with the values marked as checked) without saving it."""
+    prof = _edited_profile(body())
+    info = profile_info(prof)
+    return jsonify({"valid": True, "digest": prof.digest, "provisional": info["provisional"], "profile": prof.raw})
+
+
+@bp.put("/profile")
+def put_profile() -> Response:
+    """Validate and save the box profile new games use."""
+    prof = _edited_profile(body())
+    saved = runtime().save_profile(dict(prof.raw))
+    return jsonify(profile_info(saved))
+
+
+@bp.get("/openapi.json")
+def get_openapi() -> Response:
+    """This API's OpenAPI 3 description."""
+    return jsonify(openapi_spec())

@@ -1,0 +1,51 @@
+"""The Flask application factory: ``create_app(runtime=..., config=...)``.
+
+The runtime (:class:`webui.runtime.GameRuntime`) is injected, so tests, the demo and the camera
+tracker can all drive the same game. Blueprints: ``api`` (JSON), ``events`` (SSE), ``pages`` (the
+page). Every error is typed JSON (:mod:`webui.errors`). The app never runs in debug mode.
+
+Config keys: ``DATA_DIR`` (where the runtime keeps journals, if no runtime is given),
+``PAIRING_TOKEN`` (set by ``serve --lan``: writes need it), ``PAIRING_URLS`` (addresses shown on the
+pairing screen), ``SSE_HEARTBEAT`` (seconds, default 15), ``SSE_RETRY_MS`` (default 2000),
+``MAX_CONTENT_LENGTH`` (default 2 MiB).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from . import api, pages, sse
+from .errors import register_error_handlers
+from .runtime import GameRuntime
+
+
+def create_app(runtime: GameRuntime | None = None, config: dict[str, Any] | None = None) -> Flask:
+    """Build the companion's web app around ``runtime`` (made from ``config['DATA_DIR']`` if None)."""
+    app = Flask(__name__, static_folder=None)
+    app.config.update(
+        SSE_HEARTBEAT=15.0,
+        SSE_RETRY_MS=2000,
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        PAIRING_TOKEN=None,
+        PAIRING_URLS=[],
+        JSON_SORT_KEYS=False,
+    )
+    if config:
+        app.config.update(config)
+    app.debug = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    if runtime is None:
+        data_dir = app.config.get("DATA_DIR")
+        if not data_dir:
+            raise ValueError("create_app needs a runtime or config['DATA_DIR']")
+        runtime = GameRuntime(data_dir)
+    hub = sse.Hub(runtime)
+    app.extensions["tribes"] = {"runtime": runtime, "hub": hub}
+    app.register_blueprint(api.bp)
+    app.register_blueprint(sse.bp)
+    app.register_blueprint(pages.bp)
+    register_error_handlers(app)
+    return app

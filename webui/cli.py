@@ -1,0 +1,122 @@
+"""``tribes-companion serve``: the web companion on this computer (default 127.0.0.1), on the local
+network with a pairing token (``--lan``), or with simulated players (``--demo``).
+
+User mistakes (an unreadable journal or box profile, a port in use) print one line on stderr and
+exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import tempfile
+from pathlib import Path
+
+
+def default_data_dir() -> Path:
+    """Where games and the box profile are kept: ``$XDG_DATA_HOME/tribes-companion`` (or
+    ``~/.local/share/tribes-companion``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "tribes-companion"
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``serve`` command to the top-level parser."""
+    p = sub.add_parser("serve", help="the web companion: live scores, legal moves and move entry in a browser")
+    p.add_argument("--host", default=None, help="address to bind (default 127.0.0.1; with --lan 0.0.0.0)")
+    p.add_argument("--port", type=int, default=8321, help="port (default 8321; 0 picks a free one)")
+    p.add_argument(
+        "--lan", action="store_true", help="serve the local network; writes then need the pairing token shown here"
+    )
+    p.add_argument("--data", help=f"folder for game journals and the box profile (default {default_data_dir()})")
+    p.add_argument(
+        "--demo", action="store_true", help="simulated players play on their own (their games go to a temporary folder)"
+    )
+    p.add_argument("--pace", type=float, default=1.0, help="--demo: seconds between inputs (default 1)")
+    p.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="--demo: number of players")
+    p.add_argument("--seed", type=int, default=1, help="--demo: seed of the simulated players and draws")
+    p.add_argument("--policy", default="greedy", choices=("greedy", "random"), help="--demo: simulated players")
+    p.add_argument("--heartbeat", type=float, default=15.0, help="seconds between SSE heartbeats (default 15)")
+    p.add_argument("--no-fsync", action="store_true", help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_serve)
+
+
+def _fail(message: str) -> int:
+    print(f"tribes-companion serve: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the server until Ctrl+C."""
+    from rules.errors import ProfileError
+
+    from .app import create_app
+    from .demo import DemoPlayer
+    from .journal import JournalFileError
+    from .pairing import lan_addresses, new_token, pairing_url, qr_text
+    from .runtime import GameRuntime
+    from .server import LiveServer
+
+    if args.pace <= 0 or args.heartbeat <= 0:
+        return _fail("--pace and --heartbeat must be positive")
+    if not 0 <= args.port <= 65535:
+        return _fail("--port must be 0 to 65535")
+    tmp = None
+    if args.data:
+        data = Path(args.data)
+    elif args.demo:
+        tmp = tempfile.TemporaryDirectory(prefix="tribes-demo-")
+        data = Path(tmp.name)
+    else:
+        data = default_data_dir()
+    try:
+        runtime = GameRuntime(data, fsync=not args.no_fsync)
+    except (JournalFileError, ProfileError) as exc:
+        return _fail(f"{exc} (move the file away to start afresh)")
+    except OSError as exc:
+        return _fail(f"cannot use the data folder {data}: {exc.strerror or exc}")
+    for w in runtime.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
+    token = new_token() if args.lan else None
+    config = {"PAIRING_TOKEN": token, "SSE_HEARTBEAT": args.heartbeat}
+    app = create_app(runtime, config)
+    try:
+        server = LiveServer(app, host, args.port)
+    except OSError as exc:
+        return _fail(f"cannot listen on {host}:{args.port}: {exc.strerror or exc}")
+    urls = [f"http://{a}:{server.port}/" for a in lan_addresses()] if args.lan else []
+    app.config["PAIRING_URLS"] = urls
+    print(f"listening on http://{'127.0.0.1' if host == '0.0.0.0' else host}:{server.port}/", flush=True)
+    print(f"games are kept in {data}", flush=True)
+    if token:
+        target = urls[0] if urls else f"http://<this computer>:{server.port}/"
+        print(f"on the network: {', '.join(urls) or 'this computer’s address'}")
+        print(f"pairing token: {token}   (writes without it get 401)")
+        print(f"pairing screen on this computer: http://127.0.0.1:{server.port}/pair")
+        print(qr_text(pairing_url(target, token)), flush=True)
+
+    def _terminate(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM stops the server like Ctrl+C
+
+    signal.signal(signal.SIGTERM, _terminate)
+    demo = None
+    if args.demo:
+        demo = DemoPlayer(runtime, players=args.players, pace=args.pace, seed=args.seed, policy=args.policy)
+        demo.start()
+        print(f"demo: {args.players} simulated players, one input every {args.pace:g} s", flush=True)
+    try:
+        server.server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if demo:
+            demo.stop()
+        app.extensions["tribes"]["hub"].close()
+        server.server.server_close()
+        runtime.close()
+        if tmp:
+            tmp.cleanup()
+    return 0

@@ -1,0 +1,372 @@
+"""The OpenAPI 3.0 description of the companion's HTTP API, written by hand and served at
+``/api/openapi.json``. Schemathesis fuzzes the API from it (tests/webui/test_webui_fuzz.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import ERROR_TYPES
+
+JSON = "application/json"
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    return {str(c): {"$ref": f"#/components/responses/E{c}"} for c in codes}
+
+
+_READ_ERRORS = (400, 404, 405, 409)
+_WRITE_ERRORS = (400, 401, 404, 405, 409, 413, 415, 422, 503)
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {JSON: {"schema": schema}}}
+
+
+def openapi_spec() -> dict[str, Any]:
+    """The OpenAPI document."""
+    hexs = {"oneOf": [{"type": "string", "example": "1,-1"}, {"type": "array", "items": {"type": "integer"}}]}
+    move = {
+        "description": "A move in the engine's notation (docs/notation.md), e.g. '1:off 0,0', or a structured "
+        "move object with 'kind' and the move's fields (docs/webui.md).",
+        "oneOf": [
+            {"type": "string", "example": "1:exp"},
+            {
+                "type": "object",
+                "required": ["kind"],
+                "properties": {
+                    "kind": {
+                        "type": "string",
+                        "enum": [
+                            "setup",
+                            "start",
+                            "off",
+                            "mov",
+                            "exp",
+                            "ach",
+                            "evt",
+                            "draw",
+                            "place",
+                            "reveal",
+                            "event",
+                            "pick",
+                            "restore",
+                            "lose",
+                            "gain",
+                            "exhaust",
+                        ],
+                    },
+                    "slot": {"type": "integer"},
+                    "hex": hexs,
+                    "place": {"type": "array", "items": hexs},
+                    "hexes": {"type": "array", "items": hexs},
+                    "jokers": {"type": "array", "items": hexs},
+                    "achievement": {"type": "string"},
+                    "arrow": {"type": "string", "nullable": True},
+                    "event": {"type": "string"},
+                    "option": {"type": "integer"},
+                    "tiles": {"type": "array"},
+                    "transfers": {"type": "array"},
+                    "relocate": {"type": "array"},
+                    "row": {"type": "array", "items": {"type": "string"}},
+                    "era1": {"type": "array", "items": {"type": "string"}},
+                    "lands": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+                },
+            },
+        ],
+    }
+    state_id = {"type": "integer", "minimum": 0, "description": "the state id the client's view is based on"}
+    view = {
+        "type": "object",
+        "required": ["state_id", "has_game"],
+        "properties": {
+            "state_id": {"type": "integer"},
+            "has_game": {"type": "boolean"},
+            "position": {"type": "object", "description": "the position (docs/position.md)"},
+            "prompt": {"type": "object", "description": "rules.legal.describe(state): what the game waits for"},
+            "scores": {"type": "array", "items": {"type": "object"}},
+            "undo": {"type": "object"},
+            "era3": {"type": "object"},
+        },
+    }
+    accepted = {
+        "type": "object",
+        "required": ["accepted", "view"],
+        "properties": {
+            "accepted": {
+                "type": "object",
+                "properties": {
+                    "op": {"type": "string"},
+                    "index": {"type": "integer", "nullable": True},
+                    "move": {"type": "string", "nullable": True},
+                },
+            },
+            "view": _ref("View"),
+        },
+    }
+    error = {
+        "type": "object",
+        "required": ["error"],
+        "properties": {
+            "error": {
+                "type": "object",
+                "required": ["type", "message"],
+                "properties": {
+                    "type": {"type": "string", "enum": list(ERROR_TYPES)},
+                    "message": {"type": "string"},
+                    "field": {"type": "string"},
+                    "clause": {"type": "string"},
+                    "reason": {"type": "string"},
+                    "current_state_id": {"type": "integer"},
+                },
+            }
+        },
+    }
+    responses = {
+        f"E{c}": _json(_ref("Error"), text)
+        for c, text in (
+            (400, "bad_request (names the field)"),
+            (401, "unauthorized: pairing token missing or wrong (--lan)"),
+            (403, "forbidden"),
+            (404, "not_found"),
+            (405, "method_not_allowed"),
+            (409, "stale_state, no_game or undo_refused"),
+            (413, "payload_too_large"),
+            (415, "unsupported_media_type"),
+            (422, "illegal_move (with the rule clause)"),
+            (503, "storage_error"),
+        )
+    }
+    obj = {"type": "object"}
+    paths: dict[str, Any] = {
+        "/api/state": {
+            "get": {
+                "operationId": "getState",
+                "summary": "The live game: position, prompt with legal-move overview, scores, undo status",
+                "responses": {"200": _json(_ref("View"), "the live view"), **_errors(*_READ_ERRORS)},
+            }
+        },
+        "/api/legal": {
+            "get": {
+                "operationId": "getLegal",
+                "summary": "What the game waits for, each tile with cost, options and reasons (rule clauses)",
+                "parameters": [
+                    {
+                        "name": "moves",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0, "maximum": 1000},
+                        "description": "also list up to this many concrete legal moves in notation",
+                    }
+                ],
+                "responses": {"200": _json(obj, "the overview"), **_errors(*_READ_ERRORS)},
+            }
+        },
+        "/api/chance": {
+            "get": {
+                "operationId": "getChance",
+                "summary": "Whether a chance outcome is needed (setup, draw, reveal) and the possible outcomes",
+                "responses": {"200": _json(obj, "needed, kind, outcomes"), **_errors(*_READ_ERRORS)},
+            }
+        },
+        "/api/moves": {
+            "post": {
+                "operationId": "postMove",
+                "summary": "Submit a move based on the state id the client saw",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["state_id", "move"],
+                        "properties": {"state_id": state_id, "move": move},
+                        "additionalProperties": False,
+                    }
+                ),
+                "responses": {"200": _json(accepted, "the move was journaled"), **_errors(*_WRITE_ERRORS)},
+            }
+        },
+        "/api/undo": {
+            "post": {
+                "operationId": "postUndo",
+                "summary": "Take back the last move (within the current turn; never a revealed chance outcome)",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["state_id"],
+                        "properties": {"state_id": state_id},
+                        "additionalProperties": False,
+                    }
+                ),
+                "responses": {"200": _json(accepted, "undone"), **_errors(*_WRITE_ERRORS)},
+            }
+        },
+        "/api/corrections": {
+            "post": {
+                "operationId": "postCorrection",
+                "summary": "Correct the record: replace move `index` (0-based) and replay the moves after it",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["state_id", "index", "move"],
+                        "properties": {
+                            "state_id": state_id,
+                            "index": {"type": "integer", "minimum": 0},
+                            "move": move,
+                            "rest": {"type": "string", "enum": ["replay", "prefix", "truncate"]},
+                        },
+                        "additionalProperties": False,
+                    }
+                ),
+                "responses": {"200": _json(accepted, "corrected"), **_errors(*_WRITE_ERRORS)},
+            }
+        },
+        "/api/games": {
+            "post": {
+                "operationId": "postGame",
+                "summary": "Start a new game: players in seat order (start player first) and optionally the setup "
+                "outcome, or a position",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "properties": {
+                            "players": {
+                                "type": "array",
+                                "minItems": 2,
+                                "maxItems": 4,
+                                "items": {
+                                    "type": "object",
+                                    "required": ["name"],
+                                    "properties": {"name": {"type": "string"}, "colour": {"type": "string"}},
+                                    "additionalProperties": False,
+                                },
+                            },
+                            "profile": {
+                                "oneOf": [{"type": "string", "enum": ["saved", "default"]}, {"type": "object"}]
+                            },
+                            "position": obj,
+                            "setup": move,
+                            "state_id": state_id,
+                        },
+                        "additionalProperties": False,
+                    }
+                ),
+                "responses": {"200": _json(accepted, "the new game"), **_errors(*_WRITE_ERRORS)},
+            }
+        },
+        "/api/log": {
+            "get": {
+                "operationId": "getLog",
+                "summary": "The move log with the mover of each move, VP totals after each move, journal entries",
+                "responses": {"200": _json(obj, "the log"), **_errors(*_READ_ERRORS)},
+            }
+        },
+        "/api/positions/{n}": {
+            "get": {
+                "operationId": "getPosition",
+                "summary": "The position after the first n moves (0 = start)",
+                "parameters": [
+                    {"name": "n", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}}
+                ],
+                "responses": {"200": _json(obj, "the position"), **_errors(*_READ_ERRORS)},
+            }
+        },
+        "/api/journal": {
+            "get": {
+                "operationId": "getJournal",
+                "summary": "The game record (settings, moves, final ranking once over)",
+                "parameters": [{"name": "download", "in": "query", "required": False, "schema": {"type": "string"}}],
+                "responses": {"200": _json(obj, "the record"), **_errors(*_READ_ERRORS)},
+            }
+        },
+        "/api/catalog": {
+            "get": {
+                "operationId": "getCatalog",
+                "summary": "Components of the game's box profile with provisional values flagged",
+                "parameters": [
+                    {
+                        "name": "saved",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "1: the saved profile (what new games use) instead of the game's",
+                    }
+                ],
+                "responses": {"200": _json(obj, "the catalog"), **_errors(*_READ_ERRORS)},
+            }
+        },
+        "/api/profile": {
+            "get": {
+                "operationId": "getProfile",
+                "summary": "The saved box profile, the provenance of every value, the provisional values",
+                "responses": {"200": _json(obj, "the profile"), **_errors(*_READ_ERRORS)},
+            },
+            "put": {
+                "operationId": "putProfile",
+                "summary": "Validate and save the box profile (values in `checked` get the provenance "
+                "'checked against the owner's box')",
+                "requestBody": _body(_ref("ProfileEdit")),
+                "responses": {"200": _json(obj, "saved"), **_errors(*_WRITE_ERRORS)},
+            },
+        },
+        "/api/profile/validate": {
+            "post": {
+                "operationId": "validateProfile",
+                "summary": "Validate an edited box profile without saving it",
+                "requestBody": _body(_ref("ProfileEdit")),
+                "responses": {"200": _json(obj, "valid"), **_errors(*_WRITE_ERRORS)},
+            }
+        },
+        "/api/events": {
+            "get": {
+                "operationId": "getEvents",
+                "summary": "Server-Sent Events: `event: state` with `id: <state id>` and the live view after every "
+                "change; a comment heartbeat every 15 s; send Last-Event-ID to skip an unchanged view",
+                "responses": {
+                    "200": {
+                        "description": "the event stream",
+                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    }
+                },
+            }
+        },
+        "/api/openapi.json": {
+            "get": {
+                "operationId": "getOpenapi",
+                "summary": "This description",
+                "responses": {"200": _json(obj, "OpenAPI 3.0")},
+            }
+        },
+    }
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "Tribes companion",
+            "version": "1",
+            "description": "Live game state, legal moves and move entry for a game of Tribes: Dawn of Humanity "
+            "played on a real table. Writes take JSON; with --lan they need the X-Pairing-Token header.",
+        },
+        "paths": paths,
+        "components": {
+            "schemas": {
+                "View": view,
+                "Error": error,
+                "ProfileEdit": {
+                    "type": "object",
+                    "required": ["profile"],
+                    "properties": {
+                        "profile": obj,
+                        "checked": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "additionalProperties": False,
+                },
+            },
+            "responses": responses,
+            "securitySchemes": {"pairing": {"type": "apiKey", "in": "header", "name": "X-Pairing-Token"}},
+        },
+    }
