@@ -18,27 +18,86 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .config import LedConfig
 from .errors import ConfigError, DeviceError
 from .frames import RGB
 
-# flag -> (config field, converter)
-_FLAGS: dict[str, tuple[str, Callable[[str], Any]]] = {
-    "port": ("port", str),
-    "protocol": ("protocol", str),
-    "baud": ("baud", int),
-    "leds": ("led_count", int),
-    "per_slot": ("leds_per_slot", int),
-    "gap": ("gap", int),
-    "offset": ("offset", int),
-    "order": ("color_order", str.upper),
-    "brightness": ("brightness", float),
-    "max_row": ("max_row", int),
-    "greeting_timeout": ("greeting_timeout_s", float),
-}
-_FIELD_FLAG = {field: "--" + dest.replace("_", "-") for dest, (field, _) in _FLAGS.items()}
+if TYPE_CHECKING:  # pragma: no cover
+    from .live import LiveStrip
+
+
+@dataclass(frozen=True)
+class StripOption:
+    """One LED setting on the command line. ``name`` is the flag of the ``leds`` commands (``--name``);
+    under a prefix (``serve --leds-…``) it is ``--PREFIX-prefixed`` (``prefixed`` defaults to ``name``;
+    empty means the bare ``--PREFIX``, as for the port)."""
+
+    name: str
+    field: str | None
+    """The :class:`LedConfig` field, or None for ``config`` (a file) and ``reverse`` (a switch)."""
+    convert: Callable[[str], Any] | None
+    metavar: str | None
+    help: str
+    prefixed: str | None = None
+
+    def flag(self, prefix: str = "") -> str:
+        """The flag as typed: ``--per-slot``, or ``--leds-per-slot`` under the prefix ``leds``."""
+        if not prefix:
+            return "--" + self.name
+        rest = self.name if self.prefixed is None else self.prefixed
+        return f"--{prefix}-{rest}" if rest else f"--{prefix}"
+
+    def dest(self, prefix: str = "") -> str:
+        """The attribute argparse stores it under."""
+        return self.flag(prefix)[2:].replace("-", "_")
+
+
+STRIP_OPTIONS: tuple[StripOption, ...] = (
+    StripOption("port", "port", str, None, "device path, hwgrep://VID:PID, or 'virtual' (print the frames)", ""),
+    StripOption("protocol", "protocol", str, None, "auto (default: ask the device, else Adalight), adalight or wled"),
+    StripOption("config", None, None, "FILE", "LED settings as JSON (docs/leds.md); flags override it"),
+    StripOption("baud", "baud", int, "N", "serial speed (default 115200)"),
+    StripOption(
+        "leds", "led_count", int, "N", "LEDs on the strip as set in the firmware (default: what the row needs)", "count"
+    ),
+    StripOption("per-slot", "leds_per_slot", int, "N", "LEDs under one tile of the row (default 3)"),
+    StripOption("gap", "gap", int, "N", "unlit LEDs between two tiles (default 0)"),
+    StripOption("offset", "offset", int, "N", "LEDs before the front tile (default 0)"),
+    StripOption("reverse", None, None, None, "the front tile is at the far end of the strip"),
+    StripOption("order", "color_order", str.upper, "RGB", "channel order the firmware expects (default RGB)"),
+    StripOption("brightness", "brightness", float, "F", "overall brightness 0-1 (default 0.5)"),
+    StripOption("max-row", "max_row", int, "N", "tiles the row can hold (default 12: 6 action tiles + events)"),
+    StripOption(
+        "greeting-timeout", "greeting_timeout_s", float, "S", "seconds to wait for the device to answer (default 3)"
+    ),
+)
+"""The LED settings every command that drives a strip accepts (``leds test|show``, ``serve --leds``)."""
+
+
+def add_strip_options(
+    p: argparse.ArgumentParser | argparse._ArgumentGroup,
+    prefix: str = "",
+    port_required: bool = False,
+    port_help: str | None = None,
+) -> None:
+    """Add the LED settings to ``p``: ``--port``, ``--protocol``, ``--config``, ``--leds`` (count) … or,
+    with ``prefix='leds'``, ``--leds`` (the port), ``--leds-protocol``, ``--leds-config``,
+    ``--leds-count`` … (read back with :func:`config_from_args` and the same prefix)."""
+    for opt in STRIP_OPTIONS:
+        kwargs: dict[str, Any] = {"dest": opt.dest(prefix), "help": opt.help}
+        if opt.name == "reverse":
+            kwargs["action"] = "store_true"
+        else:
+            kwargs["metavar"] = opt.metavar or opt.name.upper()
+        if opt.name == "port":
+            kwargs["required"] = port_required
+            kwargs["metavar"] = "PORT"
+            if port_help:
+                kwargs["help"] = port_help
+        p.add_argument(opt.flag(prefix), **kwargs)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -50,36 +109,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=_guard(cmd_list))
 
     p = lsub.add_parser("test", help="walk a light along the strip, light each slot, show the tile colours")
-    _strip_options(p, port_required=True)
+    add_strip_options(p, port_required=True)
     p.add_argument("--step", default="0.05", metavar="S", help="seconds per LED of the walk (default 0.05)")
     p.add_argument("--hold", default="0.8", metavar="S", help="seconds per slot and per colour sample (default 0.8)")
     p.set_defaults(func=_guard(cmd_test))
 
     p = lsub.add_parser("show", help="show what the strip shows for a game file (and light it with --port)")
     p.add_argument("game", help="journal or position JSON")
-    _strip_options(p, port_required=False)
+    add_strip_options(p)
     p.add_argument("--hold", metavar="S", help="with --port: seconds to keep it lit (default: until Ctrl-C)")
     p.set_defaults(func=_guard(cmd_show))
-
-
-def _strip_options(p: argparse.ArgumentParser, port_required: bool) -> None:
-    p.add_argument(
-        "--port",
-        required=port_required,
-        help="device path, hwgrep://VID:PID, or 'virtual' (print the frames)",
-    )
-    p.add_argument("--protocol", help="auto (default: ask the device, else Adalight), adalight or wled")
-    p.add_argument("--config", metavar="FILE", help="LED settings as JSON (docs/leds.md); flags override it")
-    p.add_argument("--baud", metavar="N", help="serial speed (default 115200)")
-    p.add_argument("--leds", metavar="N", help="LEDs on the strip as set in the firmware (default: what the row needs)")
-    p.add_argument("--per-slot", metavar="N", help="LEDs under one tile of the row (default 3)")
-    p.add_argument("--gap", metavar="N", help="unlit LEDs between two tiles (default 0)")
-    p.add_argument("--offset", metavar="N", help="LEDs before the front tile (default 0)")
-    p.add_argument("--reverse", action="store_true", help="the front tile is at the far end of the strip")
-    p.add_argument("--order", metavar="RGB", help="channel order the firmware expects (default RGB)")
-    p.add_argument("--brightness", metavar="F", help="overall brightness 0-1 (default 0.5)")
-    p.add_argument("--max-row", metavar="N", help="tiles the row can hold (default 12: 6 action tiles + events)")
-    p.add_argument("--greeting-timeout", metavar="S", help="seconds to wait for the device to answer (default 3)")
 
 
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -97,32 +136,70 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
     return run
 
 
-def config_from_args(args: argparse.Namespace) -> LedConfig:
-    """The LED config the flags describe (over ``--config``); :class:`ConfigError` names the flag."""
-    base = LedConfig.load(args.config) if getattr(args, "config", None) else LedConfig()
+def config_from_args(args: argparse.Namespace, prefix: str = "") -> LedConfig:
+    """The LED config the flags describe (over the config file); :class:`ConfigError` names the flag.
+    ``prefix`` as given to :func:`add_strip_options`."""
+    by_name = {opt.name: opt for opt in STRIP_OPTIONS}
+    config_file = getattr(args, by_name["config"].dest(prefix), None)
+    base = LedConfig.load(config_file) if config_file else LedConfig()
     changes: dict[str, Any] = {}
-    given: set[str] = set()
-    for dest, (field, convert) in _FLAGS.items():
-        text = getattr(args, dest, None)
+    flags: dict[str, str] = {}
+    for opt in STRIP_OPTIONS:
+        if opt.field is None or opt.convert is None:
+            continue
+        text = getattr(args, opt.dest(prefix), None)
         if text is None:
             continue
-        flag = "--" + dest.replace("_", "-")
+        flag = opt.flag(prefix)
         try:
-            changes[field] = convert(text)
+            changes[opt.field] = opt.convert(text)
         except ValueError:
-            kind = "a whole number" if convert is int else "a number"
+            kind = "a whole number" if opt.convert is int else "a number"
             raise ConfigError(flag, f"must be {kind}, got {text!r}") from None
-        given.add(field)
-    if getattr(args, "reverse", False):
+        flags[opt.field] = flag
+    if getattr(args, by_name["reverse"].dest(prefix), False):
         changes["direction"] = "reverse"
-        given.add("direction")
+        flags["direction"] = by_name["reverse"].flag(prefix)
     try:
         return base.replace(**changes)
     except ConfigError as exc:
-        if exc.field in given:
-            flag = "--reverse" if exc.field == "direction" else _FIELD_FLAG.get(exc.field, exc.field)
-            raise exc.with_field(flag) from None
+        if exc.field in flags:
+            raise exc.with_field(flags[exc.field]) from None
         raise
+
+
+NO_STRIP = ("off", "none")
+"""Port words that mean "no strip" for ``serve --leds`` (e.g. to run ``--demo`` without the virtual one)."""
+
+
+def live_strip_from_args(
+    args: argparse.Namespace, prefix: str = "leds", default_port: str | None = None
+) -> tuple[LiveStrip | None, list[str]]:
+    """The strip a long-running command (``serve``) asked for with the ``--leds …`` flags, and notes
+    for the user. No port given (on the command line or in the config file) means ``default_port``
+    (``virtual`` for the demo) or no strip; ``off`` means no strip. A configuration mistake (a bad
+    value, an unreadable config file, a malformed ``hwgrep://`` pattern, an unknown URL scheme) raises
+    :class:`DeviceError`; a device that is not plugged in is not a mistake: the strip starts
+    ``absent`` (the note says why) and connects when the device appears."""
+    from .live import LiveStrip
+    from .ports import check_port
+
+    port_dest = STRIP_OPTIONS[0].dest(prefix)
+    raw = getattr(args, port_dest, None)
+    if raw is not None and raw.strip().lower() in NO_STRIP:
+        return None, []
+    config = config_from_args(args, prefix)
+    if not config.port:
+        if default_port is None:
+            return None, []
+        config = config.replace(port=default_port)
+    notes = []
+    missing = check_port(config.port)  # type: ignore[arg-type]
+    if missing:
+        notes.append(
+            f"LED strip {config.port}: {missing}; it shows as absent on the page and connects when the device appears"
+        )
+    return LiveStrip.open(config), notes
 
 
 def _seconds(text: str, flag: str) -> float:

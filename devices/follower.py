@@ -111,6 +111,26 @@ class StripFollower:
                 return render(looks, self.config, (pulse[0], amount))
         return render(looks, self.config)
 
+    def looks(self) -> list[SlotLook]:
+        """The look of every slot for the last state (empty while the strip is dark)."""
+        with self._lock:
+            return list(self._looks)
+
+    def base_frame(self) -> list[RGB]:
+        """The picture for the last state without the pulse: what the strip settles on."""
+        with self._lock:
+            looks = self._looks
+        return render(looks, self.config)
+
+    def pulse(self, now: float | None = None) -> tuple[int, float] | None:
+        """``(slot, seconds since it began)`` while a pulse runs at ``now`` (default: the clock), else None."""
+        now = self.clock() if now is None else now
+        with self._lock:
+            pulse = self._pulse
+        if pulse is None or not 0 <= now - pulse[1] < self.config.pulse_s:
+            return None
+        return pulse[0], now - pulse[1]
+
     @property
     def warnings(self) -> tuple[str, ...]:
         """Problems with showing the last state (row longer than the strip, unknown player colour)."""

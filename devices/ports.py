@@ -135,6 +135,24 @@ def resolve_port(spec: str, ports: Callable[[], Sequence[PortInfo]] = list_seria
     return spec
 
 
+def check_port(spec: str, ports: Callable[[], Sequence[PortInfo]] = list_serial_ports) -> str | None:
+    """Check a port given to a long-running program (``serve --leds``), where the device may be plugged
+    in later: raises :class:`PortError` for a spec that can never work (a bad ``hwgrep://`` pattern or
+    option, an unknown URL scheme); returns why the device is not there now (None when it is)."""
+    spec = spec.strip()
+    if spec == VIRTUAL_PORT:
+        return None
+    if spec.lower().startswith("hwgrep://"):
+        parse_hwgrep(spec)
+    try:
+        resolve_port(spec, ports)
+    except PortError as exc:
+        if "://" in spec and not spec.lower().startswith("hwgrep://"):
+            raise
+        return str(exc)
+    return None
+
+
 def open_serial(target: str, config: LedConfig, read_timeout_s: float = 0.02) -> serial.Serial:
     """Open ``target`` (a resolved path or URL) for ``config``: exclusive access, DTR/RTS set before
     opening, short read timeout, ``write_timeout_s`` so a stuck device cannot block the writer.
