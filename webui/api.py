@@ -1,5 +1,5 @@
 """The JSON API (blueprint ``api`` under ``/api``): game state, legal moves, moves, chance outcomes,
-undo, corrections, new games, the journal, the box profile. The OpenAPI description is
+undo, corrections, new games, the journal, the box profile, the LED strip. The OpenAPI description is
 :mod:`webui.openapi`, served at ``/api/openapi.json``.
 
 Writes (POST/PUT) take a JSON object (``Content-Type: application/json``; anything else gets 415,
@@ -22,6 +22,7 @@ from rules.moves import Move, Setup
 from rules.profile import BoxProfile, default_profile, parse_profile
 
 from .errors import ApiError, bad_request
+from .leds import leds_view
 from .movejson import move_from_json, move_to_json
 from .openapi import openapi_spec
 from .profiles import mark_checked, profile_info
@@ -197,6 +198,13 @@ def get_catalog() -> Response:
     saved = request.args.get("saved") in ("1", "true", "yes")
     prof = rt.snapshot().state.profile if rt.has_game and not saved else rt.profile
     return jsonify(catalog(prof))
+
+
+@bp.get("/leds")
+def get_leds() -> Response:
+    """The LED strip: enabled, status (connected | reconnecting | absent) with the detail, port and
+    protocol, the picture it shows (one [r, g, b] per LED) and the look of each slot."""
+    return jsonify(leds_view(current_app.extensions["tribes"].get("leds")))
 
 
 # --- writing ---------------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 """The Flask application factory: ``create_app(runtime=..., config=...)``.
 
 The runtime (:class:`webui.runtime.GameRuntime`) is injected, so tests, the demo and the camera
-tracker can all drive the same game. Blueprints: ``api`` (JSON), ``events`` (SSE), ``pages`` (the
+tracker can all drive the same game. So is the LED strip, optionally: ``leds`` is a strip status +
+current frame provider (:class:`webui.leds.LedSource`, e.g. ``devices.live.LiveStrip`` attached to the
+same runtime); the page shows it and ``GET /api/leds`` reports it. The web package never drives the
+strip itself. Blueprints: ``api`` (JSON), ``events`` (SSE), ``pages`` (the
 page). Every error is typed JSON (:mod:`webui.errors`). The app never runs in debug mode.
 
 Config keys: ``DATA_DIR`` (where the runtime keeps journals, if no runtime is given),
@@ -18,11 +21,15 @@ from flask import Flask
 
 from . import api, pages, sse
 from .errors import register_error_handlers
+from .leds import LedSource
 from .runtime import GameRuntime
 
 
-def create_app(runtime: GameRuntime | None = None, config: dict[str, Any] | None = None) -> Flask:
-    """Build the companion's web app around ``runtime`` (made from ``config['DATA_DIR']`` if None)."""
+def create_app(
+    runtime: GameRuntime | None = None, config: dict[str, Any] | None = None, leds: LedSource | None = None
+) -> Flask:
+    """Build the companion's web app around ``runtime`` (made from ``config['DATA_DIR']`` if None),
+    showing the LED strip ``leds`` reports on (none if None)."""
     app = Flask(__name__, static_folder=None)
     app.config.update(
         SSE_HEARTBEAT=15.0,
@@ -42,8 +49,8 @@ def create_app(runtime: GameRuntime | None = None, config: dict[str, Any] | None
         if not data_dir:
             raise ValueError("create_app needs a runtime or config['DATA_DIR']")
         runtime = GameRuntime(data_dir)
-    hub = sse.Hub(runtime)
-    app.extensions["tribes"] = {"runtime": runtime, "hub": hub}
+    hub = sse.Hub(runtime, leds)
+    app.extensions["tribes"] = {"runtime": runtime, "hub": hub, "leds": leds}
     app.register_blueprint(api.bp)
     app.register_blueprint(sse.bp)
     app.register_blueprint(pages.bp)

@@ -1,8 +1,11 @@
 """``tribes-companion serve``: the web companion on this computer (default 127.0.0.1), on the local
-network with a pairing token (``--lan``), or with simulated players (``--demo``).
+network with a pairing token (``--lan``), or with simulated players (``--demo``); with an LED strip
+along the action row (``--leds PORT`` and the LED settings of the ``leds`` commands as ``--leds-…``;
+``--demo`` shows a virtual strip on the page unless told otherwise).
 
-User mistakes (an unreadable journal or box profile, a port in use) print one line on stderr and
-exit with status 2.
+User mistakes (an unreadable journal or box profile, a port in use, a bad LED setting) print one line
+on stderr and exit with status 2. An LED controller that is not plugged in is not a mistake: the
+server starts, prints a warning, the page shows the strip as absent and it connects when it appears.
 """
 
 from __future__ import annotations
@@ -13,6 +16,12 @@ import signal
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from devices.cli import add_strip_options
+
+if TYPE_CHECKING:  # pragma: no cover
+    from devices.live import LiveStrip
 
 
 def default_data_dir() -> Path:
@@ -40,6 +49,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--policy", default="greedy", choices=("greedy", "random"), help="--demo: simulated players")
     p.add_argument("--heartbeat", type=float, default=15.0, help="seconds between SSE heartbeats (default 15)")
     p.add_argument("--no-fsync", action="store_true", help=argparse.SUPPRESS)
+    leds = p.add_argument_group("LED strip along the action row (docs/leds.md)")
+    add_strip_options(
+        leds,
+        prefix="leds",
+        port_help="the strip's controller: device path, hwgrep://VID:PID, 'virtual' (shown on the page only) or "
+        "'off'; default: none, with --demo virtual",
+    )
     p.set_defaults(func=cmd_serve)
 
 
@@ -50,6 +66,25 @@ def _fail(message: str) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server until Ctrl+C."""
+    from devices.cli import live_strip_from_args
+    from devices.errors import DeviceError
+
+    if args.pace <= 0 or args.heartbeat <= 0:
+        return _fail("--pace and --heartbeat must be positive")
+    if not 0 <= args.port <= 65535:
+        return _fail("--port must be 0 to 65535")
+    try:
+        leds, notes = live_strip_from_args(args, "leds", "virtual" if args.demo else None)
+    except DeviceError as exc:
+        return _fail(" ".join(str(exc).split()))
+    try:
+        return _serve(args, leds, notes)
+    finally:
+        if leds is not None:
+            leds.close()  # a serial strip goes dark
+
+
+def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -> int:
     from rules.errors import ProfileError
 
     from .app import create_app
@@ -59,10 +94,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .runtime import GameRuntime
     from .server import LiveServer
 
-    if args.pace <= 0 or args.heartbeat <= 0:
-        return _fail("--pace and --heartbeat must be positive")
-    if not 0 <= args.port <= 65535:
-        return _fail("--port must be 0 to 65535")
     tmp = None
     if args.data:
         data = Path(args.data)
@@ -77,12 +108,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return _fail(f"{exc} (move the file away to start afresh)")
     except OSError as exc:
         return _fail(f"cannot use the data folder {data}: {exc.strerror or exc}")
-    for w in runtime.warnings:
+    for w in [*runtime.warnings, *notes]:
         print(f"warning: {w}", file=sys.stderr)
+    if leds is not None:
+        leds.attach(runtime)
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
     token = new_token() if args.lan else None
     config = {"PAIRING_TOKEN": token, "SSE_HEARTBEAT": args.heartbeat}
-    app = create_app(runtime, config)
+    app = create_app(runtime, config, leds=leds)
     try:
         server = LiveServer(app, host, args.port)
     except OSError as exc:
@@ -91,6 +124,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app.config["PAIRING_URLS"] = urls
     print(f"listening on http://{'127.0.0.1' if host == '0.0.0.0' else host}:{server.port}/", flush=True)
     print(f"games are kept in {data}", flush=True)
+    if leds is not None:
+        where = "shown on the page" if leds.config.port == "virtual" else "its state on the page and at /api/leds"
+        print(f"LED strip: {leds.config.port}, {leds.strip.led_count} LEDs ({where})", flush=True)
     if token:
         target = urls[0] if urls else f"http://<this computer>:{server.port}/"
         print(f"on the network: {', '.join(urls) or 'this computer’s address'}")

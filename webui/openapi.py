@@ -145,6 +145,58 @@ def openapi_spec() -> dict[str, Any]:
         )
     }
     obj = {"type": "object"}
+    rgb = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 255}, "minItems": 3, "maxItems": 3}
+    leds = {
+        "type": "object",
+        "required": ["enabled", "status", "detail", "port", "protocol", "frame", "slots"],
+        "properties": {
+            "enabled": {"type": "boolean", "description": "false: the server runs without a strip"},
+            "status": {"type": "string", "enum": ["connected", "reconnecting", "absent"]},
+            "detail": {"type": "string", "description": "what is connected, or the last problem"},
+            "port": {"type": "string", "nullable": True, "description": "device path, hwgrep://VID:PID or virtual"},
+            "protocol": {"type": "string", "nullable": True, "description": "adalight, wled or virtual once connected"},
+            "firmware": {"type": "string"},
+            "virtual": {"type": "boolean"},
+            "led_count": {"type": "integer", "minimum": 1},
+            "direction": {"type": "string", "enum": ["forward", "reverse"]},
+            "brightness": {"type": "number", "minimum": 0, "maximum": 1},
+            "frame": {
+                "type": "array",
+                "items": rgb,
+                "description": "the picture the strip settles on: one logical [r, g, b] per LED, LED 0 first",
+            },
+            "slots": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["slot", "kind", "leds", "colour"],
+                    "properties": {
+                        "slot": {"type": "integer", "minimum": 1},
+                        "kind": {"type": "string", "enum": ["free", "cost", "blocked", "event", "idle"]},
+                        "cost": {"type": "integer", "minimum": 0},
+                        "leds": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+                        "colour": rgb,
+                    },
+                },
+            },
+            "pulse": {
+                "type": "object",
+                "nullable": True,
+                "description": "the tile just taken pulses towards colour: amount sin(pi * t / duration_s)",
+                "properties": {
+                    "slot": {"type": "integer"},
+                    "leds": {"type": "array", "items": {"type": "integer"}},
+                    "colour": rgb,
+                    "duration_s": {"type": "number"},
+                    "elapsed_s": {"type": "number"},
+                },
+            },
+            "frames_sent": {"type": "integer", "minimum": 0},
+            "reconnects": {"type": "integer", "minimum": 0},
+            "warnings": {"type": "array", "items": {"type": "string"}},
+            "seq": {"type": "integer", "minimum": 0},
+        },
+    }
     paths: dict[str, Any] = {
         "/api/state": {
             "get": {
@@ -322,11 +374,20 @@ def openapi_spec() -> dict[str, Any]:
                 "responses": {"200": _json(obj, "valid"), **_errors(*_WRITE_ERRORS)},
             }
         },
+        "/api/leds": {
+            "get": {
+                "operationId": "getLeds",
+                "summary": "The LED strip along the action row: status (connected / reconnecting / absent), the "
+                "picture it shows (one [r, g, b] per LED) and the look of each slot; enabled=false without a strip",
+                "responses": {"200": _json(_ref("Leds"), "the strip"), **_errors(405)},
+            }
+        },
         "/api/events": {
             "get": {
                 "operationId": "getEvents",
                 "summary": "Server-Sent Events: `event: state` with `id: <state id>` and the live view after every "
-                "change; a comment heartbeat every 15 s; send Last-Event-ID to skip an unchanged view",
+                "change; `event: leds` (no id) with the strip as GET /api/leds gives it, on open and when it "
+                "changes; a comment heartbeat every 15 s; send Last-Event-ID to skip an unchanged view",
                 "responses": {
                     "200": {
                         "description": "the event stream",
@@ -355,6 +416,7 @@ def openapi_spec() -> dict[str, Any]:
         "components": {
             "schemas": {
                 "View": view,
+                "Leds": leds,
                 "Error": error,
                 "ProfileEdit": {
                     "type": "object",

@@ -5,6 +5,11 @@ JSON as ``GET /api/state``), so a page never needs to replay missed events: on r
 sends ``Last-Event-ID`` and gets the current view at once if the game moved on meanwhile (nothing if
 it did not). A comment line is sent as a heartbeat every ``SSE_HEARTBEAT`` seconds (15 by default),
 which also lets the server notice a closed connection. Each stream holds one server thread.
+
+With an LED strip (``create_app(leds=...)``) the same stream also carries ``event: leds`` (no ``id``,
+so ``Last-Event-ID`` stays the state id) with the strip's view as ``GET /api/leds`` gives it: once when
+the stream opens and whenever the strip's picture or status changes. A stream never holds more than
+one pending strip update, so strip updates cannot push a state view out of a slow page's queue.
 """
 
 from __future__ import annotations
@@ -17,30 +22,38 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, request
 
+from .leds import LedSource, leds_view
 from .runtime import Change, GameRuntime
 from .view import live_view
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
 QUEUE_SIZE = 16
+LEDS_CHANGED = "\x00leds"
+"""Queue item: the LED strip changed (the stream fetches the newest view when it gets there)."""
 
 
-def format_event(state_id: int, payload: str, event: str = "state") -> str:
-    """One SSE message."""
+def format_event(state_id: int | None, payload: str, event: str = "state") -> str:
+    """One SSE message (without an ``id`` line when ``state_id`` is None)."""
     data = "\n".join(f"data: {line}" for line in payload.split("\n"))
-    return f"id: {state_id}\nevent: {event}\n{data}\n\n"
+    head = f"id: {state_id}\n" if state_id is not None else ""
+    return f"{head}event: {event}\n{data}\n\n"
 
 
 class Hub:
     """Fans every runtime change out to the open streams (bounded queues; a slow page skips
     intermediate views, since each view is complete)."""
 
-    def __init__(self, runtime: GameRuntime) -> None:
+    def __init__(self, runtime: GameRuntime, leds: LedSource | None = None) -> None:
         self.runtime = runtime
+        self.leds = leds
         self._lock = threading.Lock()
         self._queues: list[queue.Queue[str | None]] = []
+        self._leds_pending: set[int] = set()
         self._closed = False
         self._unsubscribe = runtime.subscribe(self._on_change)
+        subscribe = getattr(leds, "subscribe", None)
+        self._unsubscribe_leds = subscribe(self._on_leds) if callable(subscribe) else None
 
     def current(self) -> tuple[int, str]:
         """The current state id and the live view as an SSE message."""
@@ -54,6 +67,21 @@ class Hub:
         with self._lock:
             for q in self._queues:
                 _put_latest(q, message)
+
+    def _on_leds(self, snapshot: object) -> None:
+        with self._lock:
+            for q in self._queues:
+                if id(q) not in self._leds_pending:
+                    self._leds_pending.add(id(q))
+                    _put_latest(q, LEDS_CHANGED)
+
+    def take_leds(self, q: queue.Queue[str | None]) -> str | None:
+        """The LED strip's current view as an SSE message for the stream of ``q`` (None without a strip)."""
+        with self._lock:
+            self._leds_pending.discard(id(q))
+        if self.leds is None:
+            return None
+        return format_event(None, json.dumps(leds_view(self.leds), separators=(",", ":")), "leds")
 
     def listen(self) -> queue.Queue[str | None]:
         """A new stream's queue."""
@@ -69,6 +97,7 @@ class Hub:
         with self._lock:
             if q in self._queues:
                 self._queues.remove(q)
+            self._leds_pending.discard(id(q))
 
     @property
     def listeners(self) -> int:
@@ -82,6 +111,8 @@ class Hub:
             for q in self._queues:
                 _put_latest(q, None)
         self._unsubscribe()
+        if self._unsubscribe_leds is not None:
+            self._unsubscribe_leds()
 
 
 def _put_latest(q: queue.Queue[str | None], item: str | None) -> None:
@@ -109,6 +140,9 @@ def events() -> Response:
             state_id, message = hub.current()
             if last != str(state_id):
                 yield message
+            last_leds = hub.take_leds(q)
+            if last_leds is not None:
+                yield last_leds
             while True:
                 try:
                     item = q.get(timeout=heartbeat)
@@ -117,6 +151,12 @@ def events() -> Response:
                     continue
                 if item is None:
                     return
+                if item == LEDS_CHANGED:
+                    leds = hub.take_leds(q)
+                    if leds is not None and leds != last_leds:
+                        last_leds = leds
+                        yield leds
+                    continue
                 yield item
         finally:
             hub.unlisten(q)
