@@ -12,7 +12,8 @@ or a new game.
 :meth:`LiveStrip.snapshot` is the strip as plain JSON data (``GET /api/leds``): the status
 (``connected`` / ``reconnecting`` / ``absent``) with its detail, port and protocol, the picture the
 strip settles on (``frame``, one ``[r, g, b]`` per LED, LED 0 first, logical RGB with the brightness
-applied), the look of every slot, and the pulse while one runs. :meth:`LiveStrip.subscribe` tells
+applied), which LEDs lie under each slot (``layout``), the look of every tile in the row (``slots``) and
+the pulse while one runs. :meth:`LiveStrip.subscribe` tells
 listeners (the page's event stream) whenever the picture or the status changes; a serial strip's status
 is polled every ``poll_s`` seconds.
 """
@@ -180,6 +181,7 @@ class LiveStrip:
             "direction": cfg.direction,
             "brightness": cfg.brightness,
             "frame": [list(c) for c in frame],
+            "layout": [slot_leds(slot, cfg) for slot in range(1, cfg.max_row + 1)],
             "slots": slots,
             "pulse": None
             if pulse is None or pulse[0] > cfg.max_row

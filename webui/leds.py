@@ -41,6 +41,7 @@ def disabled_view(detail: str = "no LED strip configured (serve --leds PORT)") -
         "port": None,
         "protocol": None,
         "frame": [],
+        "layout": [],
         "slots": [],
         "pulse": None,
         "warnings": [],

@@ -165,8 +165,14 @@ def openapi_spec() -> dict[str, Any]:
                 "items": rgb,
                 "description": "the picture the strip settles on: one logical [r, g, b] per LED, LED 0 first",
             },
+            "layout": {
+                "type": "array",
+                "items": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+                "description": "the LEDs under slot 1, 2, … (max_row slots)",
+            },
             "slots": {
                 "type": "array",
+                "description": "the look of each tile in the row now (colour with level and brightness applied)",
                 "items": {
                     "type": "object",
                     "required": ["slot", "kind", "leds", "colour"],

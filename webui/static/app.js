@@ -8,7 +8,7 @@
     lang: localStorage.getItem("tribes-lang") || ((navigator.language || "en").startsWith("de") ? "de" : "en"),
     token: localStorage.getItem("tribes-token") || "",
     build: null, buildFor: -1, error: null, hist: null, histView: null, log: null, logFor: -1,
-    page: "game", setup: null, prof: null,
+    page: "game", setup: null, prof: null, leds: null,
   };
 
   // --- helpers ------------------------------------------------------------------------------------
@@ -102,6 +102,7 @@
   function connect() {
     const es = new EventSource("/api/events");
     es.addEventListener("state", (e) => { onView(JSON.parse(e.data)); });
+    es.addEventListener("leds", (e) => { onLeds(JSON.parse(e.data)); });
     es.onopen = () => { const c = $("#conn"); c.className = "conn on"; c.textContent = t("live"); };
     es.onerror = () => { const c = $("#conn"); c.className = "conn off"; c.textContent = t("offline"); };
   }
@@ -134,6 +135,7 @@
       $("#status").innerHTML = `<h2>${h(t("noGame"))}</h2><button class="act" data-nav="setup">${h(t("startOne"))}</button>`;
       for (const id of ["entry", "row", "legal", "scores", "lands", "board", "tracks", "chart", "log"]) $("#" + id).innerHTML = "";
       $("#history").innerHTML = "";
+      if (S.leds && S.leds.enabled) { $("#row").innerHTML = rowHead(); renderLeds(); }
       return;
     }
     renderStatus(); renderEntry(); renderRow(); renderLegal(); renderScores(); renderLands(); renderBoard();
@@ -329,7 +331,73 @@
         <span class="cost">${cost ? `${h(t("cost"))} ${cost} ${SHELL}` : ""}</span>
         <span class="cost">${rt.shells ? `${rt.shells} ${SHELL} ${h(t("shellsOn"))}` : ""}</span></button>`;
     });
-    $("#row").innerHTML = `<h2>${h(t("row"))}</h2><div class="rowtiles">${cards.join("")}</div>`;
+    $("#row").innerHTML = `${rowHead()}<div class="rowtiles">${cards.join("")}</div>`;
+    renderLeds();
+  }
+
+  // ----- the LED strip along the row (the same picture as the strip; GET /api/leds, event: leds) -----
+  function rowHead() {
+    return `<div class="rowhead"><h2>${h(t("row"))}</h2><span id="ledstat"></span></div><div id="ledbar" class="ledbar" data-testid="leds" hidden></div>`;
+  }
+  // how the eye sees an LED: the strip's overall brightness left out, levels gamma-corrected
+  function ledLook(c, br) {
+    const f = (v) => Math.round(255 * Math.pow(Math.min(1, v / (255 * (br || 1))), 1 / 2.2));
+    return [f(c[0]), f(c[1]), f(c[2])];
+  }
+  function paintLed(el, c, br) {
+    const lit = c[0] || c[1] || c[2];
+    const d = ledLook(c, br);
+    el.style.setProperty("--c", lit ? `rgb(${d.join(",")})` : "");
+    el.classList.toggle("lit", !!lit);
+  }
+  function onLeds(d) {
+    if (S.leds && d.enabled && S.leds.enabled && d.seq < S.leds.seq) return; // an older picture arriving late
+    S.leds = d;
+    if (!$("#ledbar") && d.enabled && S.page === "game" && S.view && !S.view.has_game) $("#row").innerHTML = rowHead();
+    renderLeds();
+    if (d.pulse) animatePulse(d);
+  }
+  function renderLeds() {
+    const bar = $("#ledbar"), stat = $("#ledstat");
+    if (!bar || !stat) return;
+    const L = S.leds;
+    if (!L || !L.enabled) { bar.hidden = true; stat.innerHTML = ""; return; }
+    const tip = [t("ledTip_" + L.status), L.detail, L.port ? `${t("ledPort")}: ${L.port}` : "",
+      L.protocol ? `${t("ledProtocol")}: ${L.protocol}${L.firmware ? ` (${L.firmware})` : ""}` : "", ...(L.warnings || [])].filter(Boolean).join("\n");
+    stat.innerHTML = `<span class="ledstat ${h(L.status)}" data-testid="leds-status" data-status="${h(L.status)}" title="${h(tip)}">${h(t("ledStrip"))}${L.virtual ? ` (${h(t("ledVirtual"))})` : ""}: ${h(t("led_" + L.status))}</span>`;
+    const n = L.frame.length;
+    const slotOf = new Array(n).fill(0);
+    (L.layout || []).forEach((leds, k) => { for (const i of leds) if (i < n) slotOf[i] = k + 1; });
+    const order = [...Array(n).keys()];
+    if (L.direction === "reverse") order.reverse(); // slot 1 on the left, as the row lies on the page
+    const groups = [];
+    for (const i of order) {
+      const last = groups[groups.length - 1];
+      if (last && last.slot === slotOf[i]) last.leds.push(i); else groups.push({ slot: slotOf[i], leds: [i] });
+    }
+    bar.hidden = false;
+    bar.title = t("ledHint");
+    bar.innerHTML = groups.map((g) => `<div class="ledgrp${g.slot ? "" : " spare"}" style="flex-grow:${g.leds.length}"><div class="dots">${g.leds.map((i) =>
+      `<span class="led" data-testid="led-${i}" data-rgb="${L.frame[i].join(",")}" title="LED ${i}${g.slot ? ` · ${h(t("slot"))} ${g.slot}` : ""}"></span>`).join("")}</div><div class="lbl">${g.slot || ""}</div></div>`).join("");
+    bar.querySelectorAll(".led").forEach((el) => paintLed(el, L.frame[Number(el.dataset.testid.slice(4))], L.brightness));
+  }
+  // the pulse on the tile just taken: towards the pulse colour and back, sin(pi * t / duration)
+  function animatePulse(L) {
+    const p = L.pulse;
+    const start = performance.now() - p.elapsed_s * 1000;
+    const dur = p.duration_s * 1000;
+    const step = (now) => {
+      if (S.leds !== L) return; // a newer picture took over
+      const e = now - start;
+      const amt = e >= dur ? 0 : Math.sin((Math.PI * e) / dur);
+      for (const i of p.leds) {
+        const el = document.querySelector(`#ledbar [data-testid=led-${i}]`);
+        const base = L.frame[i];
+        if (el && base) paintLed(el, base.map((v, k) => Math.round(v + (p.colour[k] - v) * amt)), L.brightness);
+      }
+      if (e < dur) requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
   }
 
   function reasonHtml(r) {
@@ -793,6 +861,8 @@
   // --- start ----------------------------------------------------------------------------------------
   window.addEventListener("DOMContentLoaded", async () => {
     render();
+    const l = await api("GET", "/api/leds");
+    if (l.ok) S.leds = l.data;
     const r = await api("GET", "/api/state");
     if (r.ok) await onView(r.data);
     connect();
