@@ -58,6 +58,9 @@ def test_serve_demo_is_alive(tmp_path):
             moves = view.get("moves", 0)
             time.sleep(0.1)
         assert moves >= 10
+        status, leds = call(base + "/api/leds")  # the demo shows a virtual strip by default
+        assert status == 200 and (leds["enabled"], leds["status"], leds["port"]) == (True, "connected", "virtual")
+        assert any(c != [0, 0, 0] for c in leds["frame"]) or view["prompt"]["kind"] != "choose"
     finally:
         proc.terminate()
         proc.wait()

@@ -23,6 +23,8 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
     status_code_conformance,
 )
 
+from devices.config import LedConfig  # noqa: E402
+from devices.live import LiveStrip  # noqa: E402
 from webui.app import create_app  # noqa: E402
 from webui.runtime import GameRuntime  # noqa: E402
 
@@ -35,7 +37,9 @@ SKIP = {"/api/events"}  # an endless stream; tested in test_webui_api.py
 def fuzz(tmp_path, recorded, examples: int) -> int:
     runtime = GameRuntime(tmp_path, fsync=False)
     play(runtime, recorded, 25)
-    app = create_app(runtime)
+    leds = LiveStrip.open(LedConfig(port="virtual"))  # so GET /api/leds answers with a whole strip
+    leds.attach(runtime)
+    app = create_app(runtime, leds=leds)
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
     calls = 0
     for result in schema.get_all_operations():
@@ -66,6 +70,7 @@ def fuzz(tmp_path, recorded, examples: int) -> int:
             except Unsatisfiable:
                 # an operation without parameters or body has no invalid input to generate
                 assert mode is GenerationMode.NEGATIVE, op.path
+    leds.close()
     runtime.close()
     return calls
 
