@@ -4,7 +4,8 @@ Modules: :mod:`devices.frames` (pure wire encoders: Adalight, WLED JSON), :mod:`
 (:class:`~devices.config.LedConfig`, validated), :mod:`devices.mapping` (rules state → one colour per
 LED), :mod:`devices.ports` (finding and opening serial ports), :mod:`devices.detect` (which firmware
 answers on a port), :mod:`devices.strip` (the strip interface: serial with keep-alive and reconnect,
-virtual, null), :mod:`devices.follower` (keeps a strip in step with the game), :mod:`devices.fakes`
+virtual, null), :mod:`devices.follower` (keeps a strip in step with the game), :mod:`devices.live` (a strip following
+the web companion's runtime off its thread, reporting status and picture to the page), :mod:`devices.fakes`
 (emulated Adalight/WLED controllers on pseudo-terminals, for tests and demos) and :mod:`devices.cli`
 (``tribes-companion leds …``). See docs/leds.md.
 

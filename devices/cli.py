@@ -10,6 +10,10 @@
 Layout and look come from ``--config FILE`` (JSON, docs/leds.md) and the flags, flags winning. Every
 user mistake prints one line on stderr and exits with status 2. ``--port virtual`` prints the frames
 instead of lighting a strip.
+
+The same settings serve ``tribes-companion serve`` with the prefix ``leds`` (:func:`add_strip_options`,
+:func:`config_from_args`): ``--leds PORT``, ``--leds-config``, ``--leds-protocol``, ``--leds-count`` …;
+:func:`live_strip_from_args` turns them into a :class:`~devices.live.LiveStrip` for the server.
 """
 
 from __future__ import annotations
