@@ -243,3 +243,33 @@ def test_the_page_shows_the_led_dots_and_they_change_after_a_move(browser, runti
         context.close()
         server.stop()
     assert errors == []
+
+
+def test_the_page_pulses_the_tile_just_taken(browser, runtime, recorded):
+    """The same pulse as the strip: the taken tile's dots rise towards the pulse colour (white) and
+    fall back to the frame."""
+    cfg = CFG.replace(pulse_s=2.0)
+    live = LiveStrip(VirtualStrip(cfg.strip_length), cfg)
+    live.attach(runtime)
+    play(runtime, recorded, 13)
+    server = LiveServer(create_app(runtime, {"SSE_HEARTBEAT": 1.0}, leds=live)).start()
+    page = browser.new_page()
+    try:
+        page.goto(server.url + "/")
+        expect(page.locator("#ledbar .led")).to_have_count(cfg.strip_length)
+        runtime.submit(recorded.moves[13], runtime.state_id)  # Ann takes a tile: it pulses at the end of the row
+        assert live.flush()
+        pulse = live.snapshot()["pulse"]
+        led = page.get_by_test_id(f"led-{pulse['leds'][0]}")
+        base = ",".join(map(str, frame_json(runtime.snapshot().state, cfg)[pulse["leds"][0]]))
+        expect(led).to_have_attribute("data-rgb", base)
+        sel = f"[data-testid=led-{pulse['leds'][0]}]"
+        white = (
+            f"getComputedStyle(document.querySelector('{sel}')).backgroundColor.match(/\\d+/g).every((v) => v > 200)"
+        )
+        page.wait_for_function(white, timeout=3000)  # near the pulse colour
+        page.wait_for_function(f"!({white})", timeout=3000)  # and back to the frame
+    finally:
+        page.close()
+        server.stop()
+        live.close()
