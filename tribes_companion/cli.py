@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from rules import cli as rules_cli
+from vision import cli as vision_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--policy", default="greedy", help="random or greedy (default)")
     demo.set_defaults(func=_demo)
     rules_cli.register(sub)
+    vision_cli.register(sub)
     return parser
 
 

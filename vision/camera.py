@@ -77,9 +77,19 @@ class Camera:
         cx, cy = principal if principal is not None else ((width - 1) / 2, (height - 1) / 2)
         d = tuple(float(v) for v in dist) + (0.0,) * (5 - len(dist))
         cam = Camera(
-            int(width), int(height), float(f), float(f), float(cx), float(cy), d[:5],  # type: ignore[arg-type]
-            (float(target[0]), float(target[1])), float(height_mm), float(tilt), float(azimuth), float(roll),
-        )  # fmt: skip
+            int(width),
+            int(height),
+            float(f),
+            float(f),
+            float(cx),
+            float(cy),
+            d[:5],  # type: ignore[arg-type]
+            (float(target[0]), float(target[1])),
+            float(height_mm),
+            float(tilt),
+            float(azimuth),
+            float(roll),
+        )
         cam._check_distortion()
         return cam
 
@@ -304,8 +314,20 @@ class Camera:
 
     def key(self) -> tuple[Any, ...]:
         """A hashable key for caches."""
-        return (self.width, self.height, self.fx, self.fy, self.cx, self.cy, self.dist, self.target,
-                self.height_mm, self.tilt, self.azimuth, self.roll)  # fmt: skip
+        return (
+            self.width,
+            self.height,
+            self.fx,
+            self.fy,
+            self.cx,
+            self.cy,
+            self.dist,
+            self.target,
+            self.height_mm,
+            self.tilt,
+            self.azimuth,
+            self.roll,
+        )
 
     def _check_distortion(self) -> None:
         """Refuse distortion that folds the image over (no unique inverse inside the frame)."""

@@ -33,8 +33,14 @@ def _fill(img: np.ndarray, pts: np.ndarray, colour: float | tuple[float, ...]) -
     cv2.fillConvexPoly(img, np.round(pts * ONE).astype(np.int32), colour, cv2.LINE_AA, SHIFT)
 
 
-def draw_paper(image: np.ndarray, canvas: Canvas, corners_mm: list[Point], cells: np.ndarray | None,
-               grey: int = 246, tones: list[tuple[list[Point], int]] | None = None) -> None:  # fmt: skip
+def draw_paper(
+    image: np.ndarray,
+    canvas: Canvas,
+    corners_mm: list[Point],
+    cells: np.ndarray | None,
+    grey: int = 246,
+    tones: list[tuple[list[Point], int]] | None = None,
+) -> None:
     """Draw printed paper with exact edges: the sheet (``corners_mm``) and either a marker's
     ``cells`` (filling the sheet's inner square, one quiet cell around) or grey ``tones`` fields."""
     pts = canvas.to_px(np.array(corners_mm))
@@ -149,8 +155,16 @@ class TileDrawer:
             ]
         return np.array(pts) + tile.center
 
-    def draw(self, image: np.ndarray, canvas: Canvas, camera: Camera, light: Light, tiles: list[TileDraw],
-             lift: float = 0.0, shadow_colour: tuple[float, float, float] | None = None) -> None:  # fmt: skip
+    def draw(
+        self,
+        image: np.ndarray,
+        canvas: Canvas,
+        camera: Camera,
+        light: Light,
+        tiles: list[TileDraw],
+        lift: float = 0.0,
+        shadow_colour: tuple[float, float, float] | None = None,
+    ) -> None:
         """Each tile: edge band, then face; ``lift`` raises them (a tile in a hand). With ``shadow_colour``
         a hard shadow is drawn first (tiles in a hand); on the table, :meth:`shadow_polygons` feed the
         soft shadow pass instead."""

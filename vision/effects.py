@@ -52,8 +52,15 @@ def motion_kernel(length: float, angle: float) -> np.ndarray:
     k = np.zeros((n, n), np.float32)
     c = (n - 1) / 2
     dx, dy = math.cos(math.radians(angle)) * length / 2, math.sin(math.radians(angle)) * length / 2
-    cv2.line(k, (round((c - dx) * 16), round((c - dy) * 16)), (round((c + dx) * 16), round((c + dy) * 16)), 1.0, 1,
-             cv2.LINE_AA, 4)  # fmt: skip
+    cv2.line(
+        k,
+        (round((c - dx) * 16), round((c - dy) * 16)),
+        (round((c + dx) * 16), round((c + dy) * 16)),
+        1.0,
+        1,
+        cv2.LINE_AA,
+        4,
+    )
     return k / max(float(k.sum()), 1e-6)
 
 

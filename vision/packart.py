@@ -69,13 +69,37 @@ PALETTES: dict[str, dict[str, RGB]] = {
 }
 
 PIECE_COLOURS: dict[str, dict[str, RGB]] = {
-    "classic": {"red": (196, 40, 36), "blue": (40, 84, 176), "yellow": (236, 196, 36), "black": (40, 38, 36),
-                "green": (56, 140, 60), "white": (232, 228, 216), "purple": (110, 60, 140), "orange": (230, 120, 30)},
-    "bold": {"red": (230, 20, 20), "blue": (20, 60, 230), "yellow": (255, 225, 0), "black": (15, 15, 15),
-             "green": (20, 170, 50), "white": (250, 250, 250), "purple": (140, 40, 180), "orange": (255, 130, 0)},
-    "sketch": {"red": (180, 56, 48), "blue": (60, 96, 160), "yellow": (220, 190, 70), "black": (56, 52, 50),
-               "green": (70, 130, 70), "white": (225, 220, 210), "purple": (120, 80, 140), "orange": (210, 120, 50)},
-}  # fmt: skip
+    "classic": {
+        "red": (196, 40, 36),
+        "blue": (40, 84, 176),
+        "yellow": (236, 196, 36),
+        "black": (40, 38, 36),
+        "green": (56, 140, 60),
+        "white": (232, 228, 216),
+        "purple": (110, 60, 140),
+        "orange": (230, 120, 30),
+    },
+    "bold": {
+        "red": (230, 20, 20),
+        "blue": (20, 60, 230),
+        "yellow": (255, 225, 0),
+        "black": (15, 15, 15),
+        "green": (20, 170, 50),
+        "white": (250, 250, 250),
+        "purple": (140, 40, 180),
+        "orange": (255, 130, 0),
+    },
+    "sketch": {
+        "red": (180, 56, 48),
+        "blue": (60, 96, 160),
+        "yellow": (220, 190, 70),
+        "black": (56, 52, 50),
+        "green": (70, 130, 70),
+        "white": (225, 220, 210),
+        "purple": (120, 80, 140),
+        "orange": (210, 120, 50),
+    },
+}
 SHELL_COLOURS: dict[str, RGB] = {"classic": (236, 222, 196), "bold": (255, 240, 210), "sketch": (228, 214, 190)}
 
 
@@ -116,10 +140,26 @@ def _meeple(img: np.ndarray, c: tuple[float, float], s: float, colour: tuple[int
     """A meeple silhouette of height ``s`` centred at ``c``."""
     x, y = c
     pts = np.array(
-        [(-0.12, -0.5), (0.12, -0.5), (0.18, -0.34), (0.12, -0.2), (0.5, -0.1), (0.45, 0.05), (0.2, 0.05),
-         (0.36, 0.5), (0.08, 0.5), (0, 0.32), (-0.08, 0.5), (-0.36, 0.5), (-0.2, 0.05), (-0.45, 0.05),
-         (-0.5, -0.1), (-0.12, -0.2), (-0.18, -0.34)]
-    ) * s + [x, y]  # fmt: skip
+        [
+            (-0.12, -0.5),
+            (0.12, -0.5),
+            (0.18, -0.34),
+            (0.12, -0.2),
+            (0.5, -0.1),
+            (0.45, 0.05),
+            (0.2, 0.05),
+            (0.36, 0.5),
+            (0.08, 0.5),
+            (0, 0.32),
+            (-0.08, 0.5),
+            (-0.36, 0.5),
+            (-0.2, 0.05),
+            (-0.45, 0.05),
+            (-0.5, -0.1),
+            (-0.12, -0.2),
+            (-0.18, -0.34),
+        ]
+    ) * s + [x, y]
     _poly(img, pts, colour, thick)
 
 
@@ -137,8 +177,14 @@ def _hand(img: np.ndarray, c: tuple[float, float], s: float, colour: tuple[int, 
         cv2.line(
             img, (int(x + dx * s), int(y)), (int(x + dx * s), int(top)), colour, max(2, int(s * 0.11)), cv2.LINE_AA
         )
-    cv2.line(img, (int(x - s * 0.25), int(y + s * 0.2)), (int(x - s * 0.45), int(y - s * 0.02)), colour,
-             max(2, int(s * 0.11)), cv2.LINE_AA)  # fmt: skip
+    cv2.line(
+        img,
+        (int(x - s * 0.25), int(y + s * 0.2)),
+        (int(x - s * 0.45), int(y - s * 0.02)),
+        colour,
+        max(2, int(s * 0.11)),
+        cv2.LINE_AA,
+    )
 
 
 def _lightning(img: np.ndarray, c: tuple[float, float], s: float, colour: tuple[int, int, int]) -> None:
@@ -147,8 +193,9 @@ def _lightning(img: np.ndarray, c: tuple[float, float], s: float, colour: tuple[
     _poly(img, pts, colour)
 
 
-def resource_symbol(img: np.ndarray, res: str, c: tuple[float, float], s: float, colour: tuple[int, int, int],
-                    style: str) -> None:  # fmt: skip
+def resource_symbol(
+    img: np.ndarray, res: str, c: tuple[float, float], s: float, colour: tuple[int, int, int], style: str
+) -> None:
     """Draw the symbol of resource ``res`` (size ``s`` px) at ``c``."""
     x, y = c
     t = max(2, int(s * (0.12 if style == "bold" else 0.07)))
@@ -160,8 +207,14 @@ def resource_symbol(img: np.ndarray, res: str, c: tuple[float, float], s: float,
             cv2.circle(img, (int(x), int(y)), int(s * 0.42), colour, t * 2, cv2.LINE_AA)
         elif res == "wheat":
             for k in (-1, 0, 1):
-                cv2.rectangle(img, (int(x + k * s * 0.3 - s * 0.08), int(y - s / 2)),
-                              (int(x + k * s * 0.3 + s * 0.08), int(y + s / 2)), colour, -1, cv2.LINE_AA)  # fmt: skip
+                cv2.rectangle(
+                    img,
+                    (int(x + k * s * 0.3 - s * 0.08), int(y - s / 2)),
+                    (int(x + k * s * 0.3 + s * 0.08), int(y + s / 2)),
+                    colour,
+                    -1,
+                    cv2.LINE_AA,
+                )
         elif res == "gold":
             _poly(img, np.array([(x, y - s / 2), (x + s / 2, y), (x, y + s / 2), (x - s / 2, y)]), colour, fill)
         else:
@@ -176,10 +229,28 @@ def resource_symbol(img: np.ndarray, res: str, c: tuple[float, float], s: float,
             img, (int(x), int(y + s * 0.1)), (int(s * 0.22), int(s * 0.3)), 0, 0, 360, colour, fill, cv2.LINE_AA
         )
         for sx in (-1, 1):
-            cv2.ellipse(img, (int(x + sx * s * 0.2), int(y - s * 0.22)), (int(s * 0.22), int(s * 0.16)),
-                        0, 180 if sx < 0 else 270, 270 if sx < 0 else 360, colour, t + 1, cv2.LINE_AA)  # fmt: skip
-            cv2.ellipse(img, (int(x + sx * s * 0.3), int(y - s * 0.02)), (int(s * 0.12), int(s * 0.05)),
-                        sx * 20, 0, 360, colour, fill, cv2.LINE_AA)  # fmt: skip
+            cv2.ellipse(
+                img,
+                (int(x + sx * s * 0.2), int(y - s * 0.22)),
+                (int(s * 0.22), int(s * 0.16)),
+                0,
+                180 if sx < 0 else 270,
+                270 if sx < 0 else 360,
+                colour,
+                t + 1,
+                cv2.LINE_AA,
+            )
+            cv2.ellipse(
+                img,
+                (int(x + sx * s * 0.3), int(y - s * 0.02)),
+                (int(s * 0.12), int(s * 0.05)),
+                sx * 20,
+                0,
+                360,
+                colour,
+                fill,
+                cv2.LINE_AA,
+            )
     elif res == "horse":
         cv2.ellipse(img, (int(x), int(y)), (int(s * 0.32), int(s * 0.4)), 0, 200, 520, colour, t * 2, cv2.LINE_AA)
         for a in (220, 250, 290, 320):
@@ -190,8 +261,17 @@ def resource_symbol(img: np.ndarray, res: str, c: tuple[float, float], s: float,
         for k in range(4):
             yy = y - s * 0.35 + k * s * 0.17
             for sx in (-1, 1):
-                cv2.ellipse(img, (int(x + sx * s * 0.09), int(yy)), (int(s * 0.1), int(s * 0.05)), sx * -35,
-                            0, 360, colour, fill, cv2.LINE_AA)  # fmt: skip
+                cv2.ellipse(
+                    img,
+                    (int(x + sx * s * 0.09), int(yy)),
+                    (int(s * 0.1), int(s * 0.05)),
+                    sx * -35,
+                    0,
+                    360,
+                    colour,
+                    fill,
+                    cv2.LINE_AA,
+                )
     elif res == "gold":
         for dx, dy in ((-0.22, 0.18), (0.22, 0.18), (0.0, -0.12)):
             cx, cy = x + dx * s, y + dy * s
@@ -220,8 +300,14 @@ def _track_symbol(img: np.ndarray, track: str, c: tuple[float, float], s: float,
         pts = hex_points(int(s), int(s * 0.87)) + np.array([c[0] - s / 2, c[1] - s * 0.435])
         _poly(img, pts, colour, max(2, int(s * 0.1)))
     else:  # strength: a club
-        cv2.line(img, (int(c[0] - s * 0.3), int(c[1] + s * 0.4)), (int(c[0] + s * 0.15), int(c[1] - s * 0.2)), colour,
-                 max(2, int(s * 0.12)), cv2.LINE_AA)  # fmt: skip
+        cv2.line(
+            img,
+            (int(c[0] - s * 0.3), int(c[1] + s * 0.4)),
+            (int(c[0] + s * 0.15), int(c[1] - s * 0.2)),
+            colour,
+            max(2, int(s * 0.12)),
+            cv2.LINE_AA,
+        )
         cv2.circle(img, (int(c[0] + s * 0.2), int(c[1] - s * 0.25)), int(s * 0.18), colour, -1, cv2.LINE_AA)
 
 
@@ -395,10 +481,20 @@ class Painter:
         if self.style == "bold":
             cv2.circle(img, (128, int(c[1])), big // 2 + 14, accent, -1, cv2.LINE_AA)
         if act.action == "offspring":
-            _meeple(img, (c[0] - big * 0.18, c[1]), big * 0.7, ink if self.style != "sketch" else accent,
-                    -1 if self.style != "sketch" else 3)  # fmt: skip
-            _meeple(img, (c[0] + big * 0.28, c[1] + big * 0.12), big * 0.45, ink if self.style != "sketch" else accent,
-                    -1 if self.style != "sketch" else 3)  # fmt: skip
+            _meeple(
+                img,
+                (c[0] - big * 0.18, c[1]),
+                big * 0.7,
+                ink if self.style != "sketch" else accent,
+                -1 if self.style != "sketch" else 3,
+            )
+            _meeple(
+                img,
+                (c[0] + big * 0.28, c[1] + big * 0.12),
+                big * 0.45,
+                ink if self.style != "sketch" else accent,
+                -1 if self.style != "sketch" else 3,
+            )
         elif act.action == "movement":
             _arrow(img, c, big, ink if self.style != "sketch" else accent, 14)
         else:

@@ -94,8 +94,10 @@ def solids(kind: str) -> tuple[Solid, ...]:
             _prism([(0, -7), (14, 0), (0, 7)], 0, 4.0),
         )
     if kind == "bag":
-        blob = [(45 * (1 + 0.08 * math.sin(3 * a)) * math.cos(a), 40 * (1 + 0.08 * math.cos(2 * a)) * math.sin(a))
-                for a in np.linspace(0, 2 * math.pi, 18, endpoint=False)]  # fmt: skip
+        blob = [
+            (45 * (1 + 0.08 * math.sin(3 * a)) * math.cos(a), 40 * (1 + 0.08 * math.cos(2 * a)) * math.sin(a))
+            for a in np.linspace(0, 2 * math.pi, 18, endpoint=False)
+        ]
         return (
             _prism(blob, 0, 35.0, 0.72),
             _prism([(x * 0.72, y * 0.72) for x, y in blob], 35.0, 52.0, 0.35),
@@ -208,8 +210,14 @@ class PieceRenderer:
         return sorted(items, key=lambda t: -((t[0].center[0] - nx) ** 2 + (t[0].center[1] - ny) ** 2))
 
     # --- drawing --------------------------------------------------------------------------------
-    def shadows(self, image: np.ndarray, pieces: list[PieceDraw], groups: list[_Group] | None = None,
-                under: list[np.ndarray] = (), erase: list[np.ndarray] = ()) -> None:  # type: ignore[assignment]  # fmt: skip
+    def shadows(
+        self,
+        image: np.ndarray,
+        pieces: list[PieceDraw],
+        groups: list[_Group] | None = None,
+        under: list[np.ndarray] = (),
+        erase: list[np.ndarray] = (),
+    ) -> None:  # type: ignore[assignment]
         """Darken ``image`` (in place) by the soft shadows of ``pieces``; ``under`` adds more shadow
         polygons (fixed-point canvas coordinates) drawn first, ``erase`` clears polygons after them
         (tiles' shadows do not fall on the tiles themselves)."""

@@ -161,8 +161,8 @@ class Renderer:
         for hand in hands:
             caps = arm_capsules(hand, self.layout)
             drawer.shadow(image, caps)
-            self._held(image, camera, canvas, light, hand)
             drawer.draw(image, caps)
+            self._held(image, camera, canvas, light, hand)
             truth.append(hand_truth(hand, drawer.bbox(caps), camera))
         return truth
 
@@ -215,19 +215,40 @@ class Renderer:
         out = self.effects.apply(out, effects, rng)
         doc: dict[str, Any] = {}
         if truth:
-            doc = {
-                "format": TRUTH_FORMAT,
-                "version": TRUTH_VERSION,
-                "image": {"width": camera.width, "height": camera.height},
-                "seed": self.seed,
-                "frame_seed": frame_seed,
-                "layout": self.layout.name,
-                "pack": self.pack.name,
-                "texture": self.texture,
-                "camera": camera.to_dict(),
-                "light": light.to_dict(),
-                "effects": effects.to_dict(),
-            }
-            pr = PieceRenderer(camera, canvas, light, self.seed)
-            doc.update(build_truth(model, self.layout, camera, scene, pr, hand_truth_list))
+            doc = self.truth_of(model, camera, light, effects, hand_truth_list, scene)
+            doc["frame_seed"] = frame_seed
         return Frame(out, doc)
+
+    def truth_of(
+        self,
+        table: State | TableModel,
+        camera: Camera,
+        light: Light | None = None,
+        effects: Effects | None = None,
+        hands: list[dict[str, Any]] | None = None,
+        scene: Scene | None = None,
+    ) -> dict[str, Any]:
+        """The ground truth of ``table`` as ``camera`` would see it (no image is drawn)."""
+        light = light or Light()
+        effects = effects or Effects()
+        model = TableModel.from_state(table) if isinstance(table, State) else table
+        doc: dict[str, Any] = {
+            "format": TRUTH_FORMAT,
+            "version": TRUTH_VERSION,
+            "image": {"width": camera.width, "height": camera.height},
+            "seed": self.seed,
+            "layout": self.layout.name,
+            "pack": self.pack.name,
+            "texture": self.texture,
+            "camera": camera.to_dict(),
+            "light": light.to_dict(),
+            "effects": effects.to_dict(),
+        }
+        pr = PieceRenderer(camera, self.canvas(camera), light, self.seed)
+        doc.update(build_truth(model, self.layout, camera, scene or self.scene(model), pr, hands or []))
+        return doc
+
+    def hand_truth(self, hand: Hand, camera: Camera) -> dict[str, Any]:
+        """Ground truth of one hand (its image box and whether it is in view)."""
+        drawer = HandDrawer(camera, self.canvas(camera), Light(), self.layout)
+        return hand_truth(hand, drawer.bbox(arm_capsules(hand, self.layout)), camera)

@@ -80,8 +80,20 @@ def member_offset(k: int, radius: float) -> Point:
     return spiral(k, 0.6 * radius, 30)
 
 
-def build_scene(model: TableModel, layout: Layout, colours: dict[str, tuple[int, int, int]],
-                shell_colour: tuple[int, int, int], seed: int = 0) -> Scene:  # fmt: skip
+def drawn_position(layout: Layout, seat: int, k: int, n: int) -> Point:
+    """Where the k-th of ``n`` tiles drawn from the bag (not yet laid) lies: beside the seat's supply."""
+    s = layout.seats[seat]
+    pitch = layout.hex.pitch + 3.0
+    return add(s.supply_center, rotate((k * pitch - (n - 1) * pitch / 2, -s.supply_radius - pitch * 0.75), s.rotation))
+
+
+def build_scene(
+    model: TableModel,
+    layout: Layout,
+    colours: dict[str, tuple[int, int, int]],
+    shell_colour: tuple[int, int, int],
+    seed: int = 0,
+) -> Scene:
     """Lay ``model`` out on ``layout``. ``colours`` maps each player colour name to RGB."""
     tiles: list[TileDraw] = []
     pieces: list[PieceDraw] = []
@@ -130,8 +142,15 @@ def build_scene(model: TableModel, layout: Layout, colours: dict[str, tuple[int,
             )
         # track markers
         for ti, track in enumerate(("offspring", "movement", "exploration", "strength")):
+            if st.tracks[ti] < 0:  # in a hand
+                continue
             p = layout.track_marker(track, st.tracks[ti], model.track_spaces[ti], seat)
             pieces.append(PieceDraw("marker", seat, col, p, 0.0, "track", (track,)))
+
+    for seat, drawn in model.drawn.items():
+        for k, res in enumerate(drawn):
+            c = drawn_position(layout, seat, k, len(drawn))
+            tiles.append(TileDraw(f"resource-{res}", c, layout.hex_rotation(seat) + 8.0, "hex", (hx.flat_to_flat, 0.0)))
 
     # --- action row ---------------------------------------------------------------------------
     for i, item in enumerate(model.row):

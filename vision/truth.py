@@ -63,8 +63,14 @@ class _Batch:
         return self.px[s]
 
 
-def build_truth(model: TableModel, layout: Layout, camera: Camera, scene: Scene, pieces: PieceRenderer,
-                hands: list[dict[str, Any]] | None = None) -> dict[str, Any]:  # fmt: skip
+def build_truth(
+    model: TableModel,
+    layout: Layout,
+    camera: Camera,
+    scene: Scene,
+    pieces: PieceRenderer,
+    hands: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The ground-truth document of a frame (without the header fields the renderer adds)."""
     cam = camera
     bt = _Batch(cam)
@@ -100,7 +106,7 @@ def build_truth(model: TableModel, layout: Layout, camera: Camera, scene: Scene,
     for seat, st in enumerate(model.seats):
         s = layout.seats[seat]
         tr = [
-            bt.add([layout.track_marker(name, st.tracks[ti], model.track_spaces[ti], seat)], HEIGHTS["marker"])
+            bt.add([layout.track_marker(name, max(st.tracks[ti], 0), model.track_spaces[ti], seat)], HEIGHTS["marker"])
             for ti, name in enumerate(TRACK_NAMES)
         ]
         seat_rows.append((bt.add([s.shells_center]), bt.add([s.supply_center]), tr))
@@ -173,10 +179,15 @@ def build_truth(model: TableModel, layout: Layout, camera: Camera, scene: Scene,
             }
         )
     out["arrows"] = [
-        {"owner": a.owner, "colour": model.seats[a.owner].colour, "lower": list(a.lower), "upper": list(a.upper),
-         "center": _pts(bt[s])[0]}
+        {
+            "owner": a.owner,
+            "colour": model.seats[a.owner].colour,
+            "lower": list(a.lower),
+            "upper": list(a.upper),
+            "center": _pts(bt[s])[0],
+        }
         for a, s in zip(model.arrows, arrow_rows, strict=True)
-    ]  # fmt: skip
+    ]
     seats = []
     for seat, (st, (shell_s, supply_s, tr)) in enumerate(zip(model.seats, seat_rows, strict=True)):
         tracks = {
@@ -199,6 +210,7 @@ def build_truth(model: TableModel, layout: Layout, camera: Camera, scene: Scene,
             }
         )
     out["seats"] = seats
+    out["drawn"] = {str(k): list(v) for k, v in model.drawn.items() if v}
     out["event_stacks"] = list(model.stacks)
     out["discard"] = model.discard
     out["bag"] = model.bag

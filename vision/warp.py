@@ -108,8 +108,9 @@ class Warper:
         size = (camera.width, camera.height)
         if not any(camera.dist):
             h = self.canvas_homography(camera, canvas)
-            return cv2.warpPerspective(image, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                                       borderValue=border)  # fmt: skip
+            return cv2.warpPerspective(
+                image, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border
+            )
         m1, m2 = self.maps(camera, canvas)
         return cv2.remap(image, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
 
