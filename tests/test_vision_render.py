@@ -271,3 +271,26 @@ def test_4k_render(layout, game):
     r = Renderer(layout, builtin_pack("sketch"), "linen", seed=0)
     frame = r.render(game.states[60], Camera.framing(layout, width=3840, height=2160, tilt=15), truth=False)
     assert frame.image.shape == (2160, 3840, 3)
+
+
+def test_random_conditions_are_reproducible_and_in_range(layout):
+    from vision.randomize import random_conditions
+
+    a = random_conditions(5, layout, 640, 360)
+    assert a == random_conditions(5, layout, 640, 360)
+    assert a != random_conditions(6, layout, 640, 360)
+    for seed in range(20):
+        c = random_conditions(seed, layout, 640, 360)
+        assert 0 <= c.camera.tilt <= 35 and 2700 <= c.light.kelvin <= 6500
+
+
+def test_heavy_imports_stay_out_of_the_package_init():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, vision, vision.cli, vision.layout, vision.errors; "
+        "print('cv2' in sys.modules, 'numpy' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False"]

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 Handler = Callable[[argparse.Namespace], int]
+IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -235,7 +236,7 @@ def _write_image(path: Path, image: Any) -> None:
 
     from .errors import VisionError
 
-    if path.suffix.lower() not in (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff"):
+    if path.suffix.lower() not in IMAGE_TYPES:
         raise VisionError(f"{path}: unknown image type {path.suffix!r}: use .png or .jpg")
     path.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(path), image):
@@ -288,6 +289,9 @@ def cmd_image(args: argparse.Namespace) -> int:
     from .errors import VisionError
     from .hands import Hand
 
+    out = Path(args.output)
+    if out.suffix.lower() not in IMAGE_TYPES:
+        raise VisionError(f"{out}: unknown image type {out.suffix!r}: use .png or .jpg")
     game = _load_game(args)
     n = len(game.moves) if args.move is None else args.move
     if not 0 <= n <= len(game.moves):
@@ -305,7 +309,6 @@ def cmd_image(args: argparse.Namespace) -> int:
         except ValueError:
             raise VisionError(f"--hand {text!r}: expected SEAT:X,Y or SEAT:X,Y:HEIGHT, e.g. 0:600,700:80") from None
     frame = renderer.render(state, camera, light, effects, hands, truth=not args.no_truth)
-    out = Path(args.output)
     _write_image(out, frame.image)
     written = [str(out)]
     if not args.no_truth:
