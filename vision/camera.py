@@ -228,12 +228,16 @@ class Camera:
         if not any(self.dist):
             out = (pts.reshape(-1, 2) - [self.cx, self.cy]) / [self.fx, self.fy]
             return out
-        crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-10)
+        crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 12, 1e-10)
         return cv2.undistortPoints(pts, self.K, self.D, None, None, criteria=crit).reshape(-1, 2)
 
-    def pixels_to_table(self, pixels: np.ndarray) -> np.ndarray:
-        """Table points (N x 2, mm) seen at distorted pixel positions (rays meeting the table plane)."""
-        n = self.undistort_pixels(pixels)
+    def pixels_to_table(self, pixels: np.ndarray, undistort: bool = True) -> np.ndarray:
+        """Table points (N x 2, mm) seen at distorted pixel positions (rays meeting the table plane);
+        ``undistort=False`` ignores lens distortion (cheaper, for smooth fields such as lighting)."""
+        if undistort:
+            n = self.undistort_pixels(pixels)
+        else:
+            n = (np.asarray(pixels, np.float64).reshape(-1, 2) - [self.cx, self.cy]) / [self.fx, self.fy]
         r, t = self.R, self.t
         hinv = np.linalg.inv(np.column_stack([r[:, 0], r[:, 1], t]))
         h = np.column_stack([n, np.ones(len(n))]) @ hinv.T

@@ -92,8 +92,9 @@ FLOOR_BGR = (38, 42, 46)
 def static_layer(layout: Layout, canvas: Canvas, texture: str, seed: int, margin: float = 150.0) -> np.ndarray:
     """Table surface (the play area plus ``margin`` mm, then the floor) with the markers and the
     reference patch (BGR uint8)."""
-    img = table_texture(texture, canvas, seed)
     w, h = layout.table
+    reach = margin + 120.0
+    img = table_texture(texture, canvas, seed, (-reach, -reach, w + reach, h + reach))
     (ex0, ey0), (ex1, ey1) = canvas.to_px(np.array([[-margin, -margin], [w + margin, h + margin]])) + 0.5
     ix0, iy0 = max(round(ex0), 0), max(round(ey0), 0)
     ix1, iy1 = min(round(ex1), canvas.width), min(round(ey1), canvas.height)

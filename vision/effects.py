@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -64,23 +65,27 @@ def motion_kernel(length: float, angle: float) -> np.ndarray:
     return k / max(float(k.sum()), 1e-6)
 
 
+@lru_cache(maxsize=2)
+def _bank(seed: int, h: int, w: int) -> np.ndarray:
+    rng = np.random.default_rng([seed, h, w, 77])
+    z = rng.standard_normal((h + BANK_PAD, w + BANK_PAD, 3), dtype=np.float32)
+    z *= NOISE_BANK_SCALE
+    z += 128.0
+    np.clip(z, 0, 255, out=z)
+    b = z.astype(np.uint8)
+    b.setflags(write=False)
+    return b
+
+
 class EffectsApplier:
     """Applies :class:`Effects`; keeps one noise bank per image size."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self._banks: dict[tuple[int, int], np.ndarray] = {}
 
     def bank(self, h: int, w: int) -> np.ndarray:
         """uint8 noise centred on 128 with sigma 16, a little larger than the image."""
-        key = (h, w)
-        b = self._banks.get(key)
-        if b is None:
-            rng = np.random.default_rng([self.seed, h, w, 77])
-            z = rng.standard_normal((h + BANK_PAD, w + BANK_PAD, 3), dtype=np.float32) * NOISE_BANK_SCALE + 128.0
-            b = np.clip(z, 0, 255).astype(np.uint8)
-            self._banks = {key: b}  # keep only the latest size
-        return b
+        return _bank(self.seed, h, w)
 
     def apply(self, image: np.ndarray, fx: Effects, rng: np.random.Generator) -> np.ndarray:
         """The image with ``fx`` applied (may be the same array)."""

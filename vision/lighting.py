@@ -100,7 +100,7 @@ def light_field(light: Light, camera: Camera, step: int = 8) -> tuple[np.ndarray
     ys = np.linspace(0, h - 1, gh)
     gx, gy = np.meshgrid(xs, ys)
     pix = np.column_stack([gx.ravel(), gy.ravel()])
-    table = camera.pixels_to_table(pix)
+    table = camera.pixels_to_table(pix, undistort=False)
     # brightness falls off with the distance from the hot spot
     hot = np.array(light.hotspot if light.hotspot is not None else camera.target, np.float64)
     d = np.linalg.norm(table - hot, axis=1)
@@ -108,29 +108,25 @@ def light_field(light: Light, camera: Camera, step: int = 8) -> tuple[np.ndarray
     bright = 1.0 - light.unevenness * np.clip(d / far, 0, 1.5) ** 1.5
     # vignetting: cos^4 law scaled
     r = np.hypot((pix[:, 0] - camera.cx) / camera.fx, (pix[:, 1] - camera.cy) / camera.fy)
-    vig = 1.0 - light.vignetting * (1 - np.cos(np.arctan(r)) ** 4) / max(
-        1 - math.cos(math.atan(float(r.max()))) ** 4, 1e-6
-    )
-    base = (bright * vig * light.exposure).reshape(gh, gw).astype(np.float32)
+    edge = max(1 - math.cos(math.atan(float(r.max()))) ** 4, 1e-6)
+    vig = 1.0 - light.vignetting * (1 - np.cos(np.arctan(r)) ** 4) / edge
+    base = (bright * vig * light.exposure).reshape(gh, gw)
     tint = kelvin_rgb(light.kelvin)
     tint = tint ** (1.0 - light.white_balance)  # the camera's white balance corrects part of the cast
     tint = tint / tint.max()
-    gain_small = np.stack([base * tint[2], base * tint[1], base * tint[0]], axis=-1)  # BGR
-    gain = cv2.resize(gain_small, (w, h), interpolation=cv2.INTER_LINEAR)
-    gain_u8 = np.clip(gain * 128.0 + 0.5, 0, 255).astype(np.uint8)
+    small = np.stack([base * tint[2], base * tint[1], base * tint[0]], axis=-1) * 128.0 + 0.5  # BGR
+    gain_u8 = cv2.resize(np.clip(small, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
     glare_u8 = None
     if light.glare > 0:
         if light.glare_at is not None:
             g = np.array(light.glare_at, np.float64)
         else:  # the table point mirroring the light into the camera
             c = camera.center
-            cam_h = -c[2]
             ldir = light.direction
             # P where the light's mirror direction (-lx, -ly, lz) points from P to the camera
-            g = np.array([c[0], c[1]]) + ldir[:2] * (cam_h / max(ldir[2], 1e-3))
+            g = np.array([c[0], c[1]]) + ldir[:2] * (-c[2] / max(ldir[2], 1e-3))
         dg = np.linalg.norm(table - g, axis=1)
-        blob = np.exp(-0.5 * (dg / light.glare_radius) ** 2).reshape(gh, gw).astype(np.float32)
-        blob = cv2.resize(blob, (w, h), interpolation=cv2.INTER_LINEAR)
-        glare = blob[..., None] * (220.0 * light.glare) * np.array([tint[2], tint[1], tint[0]], np.float32)
-        glare_u8 = np.clip(glare, 0, 255).astype(np.uint8)
+        blob = np.exp(-0.5 * (dg / light.glare_radius) ** 2).reshape(gh, gw)
+        glare = blob[..., None] * (220.0 * light.glare) * np.array([tint[2], tint[1], tint[0]])
+        glare_u8 = cv2.resize(np.clip(glare, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
     return gain_u8, glare_u8

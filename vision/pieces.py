@@ -53,14 +53,14 @@ def _prism(poly: list[tuple[float, float]], z0: float, z1: float, top_scale: flo
     return Solid(np.vstack([bottom, top]), tuple(range(n, 2 * n)), None)
 
 
-def _slab(poly_xz: list[tuple[float, float]], thick: float, shade: float = 1.0) -> Solid:
+def _slab(poly_xz: list[tuple[float, float]], thick: float, shade: float = 1.0, top: bool = True) -> Solid:
     p = np.array(poly_xz, np.float64)
     n = len(p)
     front = np.column_stack([p[:, 0], np.full(n, thick / 2), p[:, 1]])
     back = np.column_stack([p[:, 0], np.full(n, -thick / 2), p[:, 1]])
     zmax = p[:, 1].max()
     top_idx = [i for i in range(n) if p[i, 1] >= zmax - 1e-6]
-    top = tuple(top_idx + [n + i for i in reversed(top_idx)]) if len(top_idx) >= 2 else ()
+    top = tuple(top_idx + [n + i for i in reversed(top_idx)]) if len(top_idx) >= 2 and top else ()
     return Solid(np.vstack([front, back]), top, (tuple(range(n)), tuple(range(n, 2 * n))), shade)
 
 
@@ -74,9 +74,10 @@ def solids(kind: str) -> tuple[Solid, ...]:
     if kind == "meeple":
         t = 8.0
         return (
-            _slab([(-7.6, 0), (-1.4, 0), (-1.2, 7.2), (-4.8, 7.6)], t),
-            _slab([(1.4, 0), (7.6, 0), (4.8, 7.6), (1.2, 7.2)], t),
-            _slab([(-4.9, 6.8), (4.9, 6.8), (3.8, 12.0), (-3.8, 12.0)], t),
+            # legs and torso: their tops lie inside the torso and arms, so they are never seen
+            _slab([(-7.6, 0), (-1.4, 0), (-1.2, 7.2), (-4.8, 7.6)], t, top=False),
+            _slab([(1.4, 0), (7.6, 0), (4.8, 7.6), (1.2, 7.2)], t, top=False),
+            _slab([(-4.9, 6.8), (4.9, 6.8), (3.8, 12.0), (-3.8, 12.0)], t, top=False),
             _slab([(-8.0, 9.6), (8.0, 9.6), (7.4, 12.2), (-7.4, 12.2)], t),
             _slab(
                 [(-2.6, 12.0), (2.6, 12.0), (2.9, 13.6), (2.0, 15.6), (0, 16.2), (-2.0, 15.6), (-2.9, 13.6)], t * 0.92
@@ -244,11 +245,10 @@ class PieceRenderer:
         for p in erase:
             cv2.fillConvexPoly(mask, (p.reshape(-1, 2) - off) // f, 0, cv2.LINE_AA, SHIFT)
         for g in groups:
-            _, spans = _kind_vertices(g.kind)
+            # one hull per piece: the blur hides the gaps a hull fills (between a meeple's legs)
             pts = (g.shadow - off) // f
             for i in range(len(g.pieces)):
-                for a, b in spans:
-                    cv2.fillConvexPoly(mask, cv2.convexHull(pts[i, a:b]), 255, cv2.LINE_AA, SHIFT)
+                cv2.fillConvexPoly(mask, cv2.convexHull(pts[i]), 255, cv2.LINE_AA, SHIFT)
         soft = self.light.softness * self.canvas.scale / f
         if soft > 0.3:
             mask = cv2.GaussianBlur(mask, (0, 0), soft)

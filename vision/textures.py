@@ -7,6 +7,9 @@ oak and walnut planks, green felt, light linen, speckled laminate and dark slate
 
 from __future__ import annotations
 
+import math
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -24,10 +27,42 @@ def _noise(h: int, w: int, rng: np.random.Generator, cell_px: float) -> np.ndarr
     return big[:h, :w] * 0.6
 
 
-def table_texture(kind: str, canvas: Canvas, seed: int = 0) -> np.ndarray:
-    """A ``kind`` table surface for ``canvas`` (BGR uint8)."""
+def table_texture(
+    kind: str, canvas: Canvas, seed: int = 0, bounds: tuple[float, float, float, float] | None = None
+) -> np.ndarray:
+    """A ``kind`` table surface for ``canvas`` (BGR uint8). With ``bounds`` (x0, y0, x1, y1 in mm,
+    covering every canvas to come) the surface is made once for that area (cached) and cut out for
+    each canvas, so that new cameras do not pay for a new texture."""
     if kind not in TEXTURES:
         raise ValueError(f"unknown table texture {kind!r}: choose from {', '.join(TEXTURES)}")
+    if bounds is None:
+        return _texture(kind, canvas, seed)
+    bs = max(1.0, math.ceil(canvas.scale * 2) / 2)
+    bx0, by0, bx1, by1 = bounds
+    base_canvas = Canvas(bx0, by0, bs, math.ceil((bx1 - bx0) * bs), math.ceil((by1 - by0) * bs))
+    base = _cached_texture(kind, base_canvas, seed)
+    # the canvas's area in base pixels (edges), cut out with a margin and resampled
+    u0 = (canvas.x0 - bx0) * bs
+    v0 = (canvas.y0 - by0) * bs
+    u1 = u0 + canvas.width * bs / canvas.scale
+    v1 = v0 + canvas.height * bs / canvas.scale
+    iu0, iv0 = max(math.floor(u0), 0), max(math.floor(v0), 0)
+    iu1, iv1 = min(math.ceil(u1), base.shape[1]), min(math.ceil(v1), base.shape[0])
+    if iu1 - iu0 < 2 or iv1 - iv0 < 2 or u0 < 0 or v0 < 0 or u1 > base.shape[1] or v1 > base.shape[0]:
+        return _texture(kind, canvas, seed)
+    crop = base[iv0:iv1, iu0:iu1]
+    interp = cv2.INTER_AREA if canvas.scale < bs else cv2.INTER_LINEAR
+    return cv2.resize(crop, (canvas.width, canvas.height), interpolation=interp)
+
+
+@lru_cache(maxsize=8)
+def _cached_texture(kind: str, canvas: Canvas, seed: int) -> np.ndarray:
+    img = _texture(kind, canvas, seed)
+    img.setflags(write=False)
+    return img
+
+
+def _texture(kind: str, canvas: Canvas, seed: int) -> np.ndarray:
     rng = np.random.default_rng([seed, TEXTURES.index(kind)])
     h, w, s = canvas.height, canvas.width, canvas.scale
     ys = (np.arange(h, dtype=np.float32)[:, None] + 0.5) / s + canvas.y0

@@ -23,7 +23,7 @@ import numpy as np
 from .camera import Camera
 from .layout import Layout
 
-GRID_STEP = 4
+GRID_STEP = 8
 """Pixel spacing of the coarse grid on which distortion maps are computed exactly."""
 
 
