@@ -119,7 +119,15 @@ def _flat_pack(profile) -> ArtPack:
     return ArtPack("flat", faces)
 
 
-def test_tiles_lie_where_the_truth_says(layout, game):
+@pytest.mark.parametrize("orientation", ["flat", "pointy"])
+def test_tiles_lie_where_the_truth_says(layout, game, orientation):
+    import copy
+
+    from vision.layout import parse_layout
+
+    raw = copy.deepcopy(dict(layout.raw))
+    raw["tiles"]["hex"]["orientation"] = orientation
+    layout = parse_layout(raw)
     state = game.states[-1]
     pack = _flat_pack(state.profile)
     r = Renderer(layout, pack, "slate", seed=1)
@@ -294,3 +302,18 @@ def test_heavy_imports_stay_out_of_the_package_init():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False"]
+
+
+def test_renders_before_setup_and_from_a_position(layout, renderer, tmp_path):
+    from rules.game import Game, load_game
+
+    game = simulate(2, 3, "greedy")
+    cam = Camera.framing(layout, width=480, height=270)
+    empty = renderer.render(Game.new(["A", "B"]).state, cam)  # before setup: no tiles yet
+    assert all(not b["face_up"] for b in empty.truth["board"]) and not empty.truth["hexes"]
+    pos = tmp_path / "pos.json"
+    pos.write_text(__import__("json").dumps(game.states[30].to_dict()))
+    frame = renderer.render(load_game(pos).state, cam)
+    assert frame.truth["seats"][0]["shells"] == game.states[30].players[0].shells + (
+        game.states[30].turn_shells if game.states[30].to_move == 0 else 0
+    )
