@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from .engine import describe_context
 from .errors import RulesError
 from .game import Game, game_from_data, load_game, load_json, simulate
-from .legal import describe, legal_moves, overview
+from .legal import Option, describe, legal_moves, overview
 from .moves import Move, TakeEvent, parse_move
 from .position import POSITION_FORMAT
 from .profile import default_profile, load_profile
@@ -195,26 +195,15 @@ def cmd_legal(args: argparse.Namespace) -> int:
                 out.write(f"{head} — not available: {t.reason}\n")
                 continue
             out.write(head + "\n")
+            face_down = [o for o in t.options if o.kind == "achievement" and o.detail["achievement"] is None]
             for o in t.options:
-                if o.kind == "achievement":
-                    nm = _name(o.detail["name"]) if o.detail.get("name") else "face-down tile"
-                    if o.available:
-                        extra = []
-                        if o.detail["jokers_needed"]:
-                            extra.append(
-                                f"{o.detail['jokers_needed']} joker(s) from {', '.join(o.detail['joker_candidates'])}"
-                            )
-                        if o.detail["arrow_from"]:
-                            extra.append(f"arrow from {' or '.join(o.detail['arrow_from'])}")
-                        out.write(
-                            f"      achievement {o.detail['achievement']} ({nm}): slot {o.detail['slot']}, "
-                            f"{o.detail['vp']} VP{', lightning' if o.detail['lightning'] else ''}"
-                            f"{'; ' + '; '.join(extra) if extra else ''}\n"
-                        )
-                    else:
-                        out.write(f"      achievement {nm}: no — {o.reason}\n")
-                else:
-                    out.write(f"      {o.kind}: {o.detail.get('note', '')}\n")
+                if o in face_down:
+                    continue
+                out.write(f"      {_option_line(o)}\n")
+            if face_down:
+                out.write(f"      {len(face_down)} achievement tile(s) still face down (R-ACH-8)\n")
+        if any(o.detail.get("provisional") for t in overview(state) for o in t.options):
+            out.write(PROVISIONAL_NOTE + "\n")
     else:
         for key, val in info.items():
             if key not in ("kind", "chance", "seat", "player"):
@@ -222,6 +211,32 @@ def cmd_legal(args: argparse.Namespace) -> int:
     if args.moves:
         out.write("moves: " + "  |  ".join(info["moves"]) + "\n")
     return 0
+
+
+PROVISIONAL_NOTE = "(*) provisional value from the box profile — check your box (tribes-companion rules profile)"
+
+
+def _option_line(o: Option) -> str:
+    """One option of a tile, as words; values from provisional profile data get a star."""
+    d = o.detail
+    star = "*" if d.get("provisional") else ""
+    if o.kind != "achievement":
+        if o.kind == "event":
+            return f"event {_name(d['name'])}: {_name(d['text'])}{star}" + (f" — {d['note']}" if d.get("note") else "")
+        return f"{o.kind}{star}: {d.get('note', '')}"
+    nm = _name(d["name"])
+    if not o.available:
+        return f"achievement {d['achievement']} ({nm}): no — {o.reason}"
+    extra = []
+    if d["jokers_needed"]:
+        extra.append(f"{d['jokers_needed']} joker(s) from {', '.join(d['joker_candidates'])}")
+    if d["arrow_from"]:
+        extra.append(f"arrow from {' or '.join(d['arrow_from'])}")
+    if d["via_arrow"]:
+        extra.append("through an arrow on the board")
+    lightning = ", lightning" if d["lightning"] else ""
+    more = "; " + "; ".join(extra) if extra else ""
+    return f"achievement {d['achievement']} ({nm}): slot {d['slot']}, {d['vp']} VP{lightning}{star}{more}"
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
@@ -325,12 +340,15 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run a parsed ``rules`` command; user errors become one line on stderr and status 2."""
+    """Run a parsed command; user errors become one line on stderr and status 2."""
     try:
         return int(args.func(args))
     except RulesError as exc:
         sys.stderr.write(f"tribes-companion: error: {exc}\n")
         return 2
+    except BrokenPipeError:  # output piped into a program that stopped reading (e.g. head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - convenience

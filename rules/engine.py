@@ -185,9 +185,8 @@ def _wrong_kind(state: State, move: Move) -> Reason:
         "restore": "'restore q,r …'",
         "reveal": "the revealed achievement ('reveal <id>')",
         "event_reveal": "the revealed event ('event <id>')",
-        "event": _event_expect(state),
         "game_over": "nothing: the game is over",
-    }[kind]
+    }.get(kind) or _event_expect(state)
     return Reason(clause, f"the game waits for {expect}")
 
 
@@ -249,16 +248,26 @@ def _advance(state: State, p: Player, track: str, steps: int) -> Player:
     return _player(p, tracks=tuple(tracks))
 
 
-def _end_turn(state: State) -> State:
-    """Collect the shells of the taken tile (R-TURN-3) and pass the turn, or end the game (R-END-2)."""
+def _end_turn(state: State, seat: int = -1, player: Player | None = None, **changes: object) -> State:
+    """Finish a turn in one step: put ``player`` at ``seat`` and apply ``changes``, collect the shells of
+    the taken tile (R-TURN-3), then pass the turn, or end the game (R-END-2)."""
     owner = state.to_move
-    if state.turn_shells:
-        p = state.players[owner]
-        state = _set_player(state, owner, _player(p, shells=p.shells + state.turn_shells), turn_shells=0)
-    if state.end_triggered and owner == state.n - 1:
-        return state.replace(pending=GameOverPending(owner))
+    collect = changes.pop("turn_shells", state.turn_shells)
+    players = state.players
+    if player is not None or collect:
+        plist = list(players)
+        if player is not None:
+            plist[seat] = player
+        if collect:
+            q = plist[owner]
+            plist[owner] = _player(q, shells=q.shells + collect)  # type: ignore[arg-type]
+        players = tuple(plist)
+    if changes.get("end_triggered", state.end_triggered) and owner == state.n - 1:
+        return state.replace(players=players, turn_shells=0, pending=GameOverPending(owner), **changes)
     nxt = (owner + 1) % state.n
-    return state.replace(to_move=nxt, turn=state.turn + 1, pending=ChoosePending(nxt))
+    return state.replace(
+        players=players, turn_shells=0, to_move=nxt, turn=state.turn + 1, pending=ChoosePending(nxt), **changes
+    )
 
 
 # --- setup ---------------------------------------------------------------------------------------
@@ -316,9 +325,10 @@ def _place_first(state: State, move: PlaceFirst) -> State:
 
 
 # --- taking a tile -------------------------------------------------------------------------------
-def _take(state: State, move: Move, slot: int) -> tuple[State, RowTile]:
-    """Pay for and remove the tile at ``slot`` (R-TURN-2); an action tile goes to the end of the row
-    (R-TURN-1) and its shells are collected at the end of the turn (R-TURN-3)."""
+def _take(state: State, move: Move, slot: int) -> tuple[tuple[RowTile, ...], Player, RowTile]:
+    """Check the choice of the tile at ``slot``; return the row after it (a shell on each skipped tile,
+    R-TURN-2; an action tile moves to the end, R-TURN-1), the player after paying, and the tile. Its
+    shells are collected at the end of the turn (R-TURN-3)."""
     seat = state.to_move
     reason = slot_reason(state, seat, slot)
     if reason:
@@ -348,8 +358,8 @@ def _take(state: State, move: Move, slot: int) -> tuple[State, RowTile]:
         row.append(RowTile(tile.tile, False, 0))
     p = state.players[seat]
     if cost:
-        state = _set_player(state, seat, _player(p, shells=p.shells - cost))
-    return state.replace(row=tuple(row), turn_shells=tile.shells), tile
+        p = _player(p, shells=p.shells - cost)
+    return tuple(row), p, tile
 
 
 def _tile_name(name: object) -> str:
@@ -360,7 +370,7 @@ def _tile_name(name: object) -> str:
 def _offspring(state: State, move: Offspring) -> State:
     seat = state.to_move
     before = state.players[seat]
-    after, _ = _take(state, move, move.slot)
+    row, p, tile = _take(state, move, move.slot)
     k = intensity(state, seat, "offspring")
     occupied = {h for h, t in before.land.items() if t.members}
     if before.supply > 0:
@@ -402,21 +412,18 @@ def _offspring(state: State, move: Offspring) -> State:
                     move,
                     Reason("R-ACT-OFF-2", f"{format_hex(h)} is not occupied: relocate only onto tiles you occupy"),
                 )
-    state = after
-    p = state.players[seat]
     if move.place:
-        c = Counter(move.place)
-        land = _members_changed(p, dict(c))
+        land = _members_changed(p, dict(Counter(move.place)))
         p = _player(p, land=land_proxy(land), supply=p.supply - len(move.place))
     elif move.relocate:
         p = _player(p, land=land_proxy(_members_changed(p, dict(move.relocate))))
-    return _end_turn(_set_player(state, seat, p))
+    return _end_turn(state, seat, p, row=row, turn_shells=tile.shells)
 
 
 def _movement(state: State, move: Movement) -> State:
     seat = state.to_move
     before = state.players[seat]
-    after, _ = _take(state, move, move.slot)
+    row, p, tile = _take(state, move, move.slot)
     reason = delta_reason(before, move.delta)
     if reason:
         raise _illegal(state, move, reason)
@@ -432,23 +439,21 @@ def _movement(state: State, move: Movement) -> State:
                     f"this needs {cost if cost >= 0 else 'impossible'} steps; your Movement marker gives {k}",
                 ),
             )
-    state = after
     if move.delta:
-        p = state.players[seat]
-        state = _set_player(state, seat, _player(p, land=land_proxy(_members_changed(p, dict(move.delta)))))
-    return _end_turn(state)
+        p = _player(p, land=land_proxy(_members_changed(p, dict(move.delta))))
+    return _end_turn(state, seat, p, row=row, turn_shells=tile.shells)
 
 
 def _explore(state: State, move: Explore) -> State:
     seat = state.to_move
-    state, _ = _take(state, move, move.slot)
+    row, p, tile = _take(state, move, move.slot)
     k = intensity(state, seat, "exploration")
     total = state.bag_total()
-    if total > 0:
-        return state.replace(pending=DrawPending(seat, min(k, total)))  # engine choice: draw what is left
-    if restore_candidates(state.players[seat], occupied_ok=False):
-        return state.replace(pending=RestorePending(seat, k))
-    return _end_turn(state)  # R-ACT-EXP-3: nothing to turn back, nothing happens
+    if total > 0:  # engine choice: with fewer tiles in the bag than the intensity, draw what is left
+        return _set_player(state, seat, p, row=row, turn_shells=tile.shells, pending=DrawPending(seat, min(k, total)))
+    if restore_candidates(p, occupied_ok=False):
+        return _set_player(state, seat, p, row=row, turn_shells=tile.shells, pending=RestorePending(seat, k))
+    return _end_turn(state, seat, p, row=row, turn_shells=tile.shells)  # R-ACT-EXP-3: nothing happens
 
 
 def restore_candidates(p: Player, occupied_ok: bool) -> list[Hex]:
@@ -483,7 +488,7 @@ def _place(state: State, move: Place) -> State:
     land = dict(p.land)
     for h, r in move.tiles:
         land[h] = Land(r)
-    return _end_turn(_set_player(state, pend.seat, _player(p, land=land_proxy(land))))
+    return _end_turn(state, pend.seat, _player(p, land=land_proxy(land)))
 
 
 def place_reason(p: Player, drawn: tuple[str, ...], move: Place) -> Reason | None:
@@ -517,15 +522,14 @@ def _restore_exp(state: State, move: Restore) -> State:
                 move,
                 Reason("R-ACT-EXP-3", f"{format_hex(h)} is not one of your exhausted tiles without members"),
             )
-    p = _player(p, land=land_proxy(_flip(p, move.hexes, False)))
-    return _end_turn(_set_player(state, pend.seat, p))
+    return _end_turn(state, pend.seat, _player(p, land=land_proxy(_flip(p, move.hexes, False))))
 
 
 # --- achievements --------------------------------------------------------------------------------
 def _achieve(state: State, move: Achieve) -> State:
     seat = state.to_move
     prof = state.profile
-    after, _ = _take(state, move, move.slot)
+    row, p, tile = _take(state, move, move.slot)
     pos = state.find_achievement(move.achievement)
     if pos is None:
         try:
@@ -540,8 +544,6 @@ def _achieve(state: State, move: Achieve) -> State:
     reason = claim_move_reason(state, claim, move)
     if reason:
         raise _illegal(state, move, reason)
-    state = after
-    p = state.players[seat]
     ach = claim.achievement
     slot = ach.slots[claim.slot]
     if move.jokers:
@@ -554,17 +556,24 @@ def _achieve(state: State, move: Achieve) -> State:
         assert lower is not None
         arrows = (*arrows, Arrow(lower, (era, col), seat))
         p = _player(p, arrow=False)
-    board = [list(r) for r in state.board]
-    bt = board[era - 1][col]
+    bt = state.board[era - 1][col]
     first = not bt.stones
-    board[era - 1][col] = BoardTile(bt.tile, (*bt.stones, seat))
-    state = _set_player(state, seat, p, board=tuple(tuple(r) for r in board), arrows=arrows)
+    board = _with_board_tile(state, era, col, BoardTile(bt.tile, (*bt.stones, seat)))
+    changes = {"row": row, "turn_shells": tile.shells, "board": board, "arrows": arrows}
     event_era = era if slot.lightning and state.stacks[era - 1] > 0 else 0  # R-EVT-1b: empty stack, no event
     if first and era < 3 and state.board[era][col].tile is None:
-        return state.replace(pending=RevealPending(seat, era + 1, col, event_era))
+        return _set_player(state, seat, p, pending=RevealPending(seat, era + 1, col, event_era), **changes)
     if event_era:
-        return state.replace(pending=EventRevealPending(seat, event_era))
-    return _end_turn(state)
+        return _set_player(state, seat, p, pending=EventRevealPending(seat, event_era), **changes)
+    return _end_turn(state, seat, p, **changes)
+
+
+def _with_board_tile(state: State, era: int, col: int, bt: BoardTile) -> tuple[tuple[BoardTile, ...], ...]:
+    board = list(state.board)
+    row = list(board[era - 1])
+    row[col] = bt
+    board[era - 1] = tuple(row)
+    return tuple(board)
 
 
 def claim_move_reason(state: State, claim: Claim, move: Achieve) -> Reason | None:
@@ -616,12 +625,10 @@ def _reveal(state: State, move: Reveal) -> State:
         )
     if state.find_achievement(ach.id) is not None:
         raise _illegal(state, move, Reason("R-ACH-8", f"{move.achievement!r} is already face up on the board"))
-    board = [list(r) for r in state.board]
-    board[pend.era - 1][pend.col] = BoardTile(ach.id)
-    state = state.replace(board=tuple(tuple(r) for r in board))
+    board = _with_board_tile(state, pend.era, pend.col, BoardTile(ach.id))
     if pend.then_event:
-        return state.replace(pending=EventRevealPending(pend.seat, pend.then_event))
-    return _end_turn(state)
+        return state.replace(board=board, pending=EventRevealPending(pend.seat, pend.then_event))
+    return _end_turn(state, board=board)
 
 
 def _reveal_event(state: State, move: RevealEvent) -> State:
@@ -642,12 +649,12 @@ def _reveal_event(state: State, move: RevealEvent) -> State:
         raise _illegal(state, move, Reason("R-ACH-6", f"event {move.event!r} has already left its stack"))
     stacks = list(state.stacks)
     stacks[pend.era - 1] -= 1
-    state = state.replace(
+    return _end_turn(
+        state,
         stacks=tuple(stacks),
         seen_events=state.seen_events | {ev.id},
         row=(*state.row, RowTile(ev.id, True, 0)),
     )
-    return _end_turn(state)
 
 
 # --- events --------------------------------------------------------------------------------------
@@ -672,7 +679,8 @@ def chooser_affected(state: State, event: Event, chooser: int) -> bool:
 
 def _take_event(state: State, move: TakeEvent) -> State:
     seat = state.to_move
-    state, tile = _take(state, move, move.slot)
+    row, p, tile = _take(state, move, move.slot)
+    state = _set_player(state, seat, p, row=row, turn_shells=tile.shells)
     event = state.profile.event(tile.tile)
     queue: list[tuple[int, EffectPath]] = []
     if chooser_affected(state, event, seat):
@@ -689,10 +697,10 @@ def _take_event(state: State, move: TakeEvent) -> State:
 def _finish_event(state: State, event: Event) -> State:
     """R-EVT-7: the event leaves the game; era-3 events count towards the end (R-END-1)."""
     done = (*state.done_events, event.id)
-    state = state.replace(done_events=done)
-    if event.era == 3 and state.era3_done() >= END_TRIGGER[state.n]:
-        state = state.replace(end_triggered=True)
-    return _end_turn(state)
+    prof = state.profile
+    era3 = sum(1 for e in done if prof.event(e).era == 3)
+    triggered = state.end_triggered or (event.era == 3 and era3 >= END_TRIGGER[state.n])
+    return _end_turn(state, done_events=done, end_triggered=triggered)
 
 
 def _run_event(state: State, event: Event, chooser: int, queue: tuple[tuple[int, EffectPath], ...]) -> State:

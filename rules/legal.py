@@ -302,67 +302,44 @@ def _hexlist(hs: list[Hex] | tuple[Hex, ...]) -> list[str]:
 def _action_option(state: State, seat: int, action: str) -> Option:
     p = state.players[seat]
     k = intensity(state, seat, action)
+    detail: dict[str, Any] = {"intensity": k}
     if action == "offspring":
+        detail["targets"] = _hexlist(p.occupied())
         if p.supply:
             n = min(k, p.supply)
-            return Option(
-                "offspring",
-                True,
-                None,
-                {
-                    "intensity": k,
-                    "members": n,
-                    "targets": _hexlist(p.occupied()),
-                    "note": f"place {n} new member(s) on tiles you occupy (R-ACT-OFF-1)",
-                },
+            detail.update(members=n, note=f"place {n} new member(s) on tiles you occupy (R-ACT-OFF-1)")
+        else:
+            detail.update(
+                members=0,
+                relocate=k,
+                note=f"supply empty: you may relocate up to {k} member(s) onto occupied tiles (R-ACT-OFF-2)",
             )
-        return Option(
-            "offspring",
-            True,
-            None,
-            {
-                "intensity": k,
-                "members": 0,
-                "targets": _hexlist(p.occupied()),
-                "relocate": k,
-                "note": f"supply empty: you may relocate up to {k} member(s) onto occupied tiles (R-ACT-OFF-2)",
-            },
+    elif action == "movement":
+        detail.update(
+            reachable=_hexlist(sorted(_reach_within(p, k))),
+            note=f"up to {k} step(s) between adjacent tiles of your land (R-ACT-MOV-1)",
         )
-    if action == "movement":
-        return Option(
-            "movement",
-            True,
-            None,
-            {
-                "intensity": k,
-                "reachable": _hexlist(sorted(_reach_within(p, k))),
-                "note": f"up to {k} step(s) between adjacent tiles of your land (R-ACT-MOV-1)",
-            },
+    elif state.bag_total():
+        n = min(k, state.bag_total())
+        detail.update(
+            draw=n,
+            bag=state.bag_total(),
+            frontier=_hexlist(frontier(p.land)),
+            note=f"draw {n} tile(s) and lay them next to your land (R-ACT-EXP-1)",
         )
-    total = state.bag_total()
-    if total:
-        n = min(k, total)
-        return Option(
-            "exploration",
-            True,
-            None,
-            {
-                "intensity": k,
-                "draw": n,
-                "bag": total,
-                "frontier": _hexlist(frontier(p.land)),
-                "note": f"draw {n} tile(s) and lay them next to your land (R-ACT-EXP-1)",
-            },
+    else:
+        cands = restore_candidates(p, occupied_ok=False)
+        detail.update(
+            draw=0,
+            bag=0,
+            restore=_hexlist(cands),
+            note=f"bag empty: you may turn back up to {k} exhausted tile(s) without members (R-ACT-EXP-3)"
+            if cands
+            else "bag empty and no unoccupied exhausted tile: nothing happens (R-ACT-EXP-3)",
         )
-    cands = restore_candidates(p, occupied_ok=False)
-    note = (
-        f"bag empty: you may turn back up to {k} exhausted tile(s) without members (R-ACT-EXP-3)"
-        if cands
-        else "bag empty and no unoccupied exhausted tile: nothing happens (R-ACT-EXP-3)"
-    )
-    return Option(
-        "exploration", True, None, {"intensity": k, "draw": 0, "bag": 0, "restore": _hexlist(cands), "note": note}
-    )
+    path = f"tracks.{action}.intensity[{p.track(action)}]"
+    detail["provisional"] = ["intensity"] if state.profile.is_provisional(path) else []
+    return Option(action, True, None, detail)
 
 
 def _reach_within(p: Player, k: int) -> set[Hex]:
@@ -384,10 +361,15 @@ def _achievement_options(state: State, seat: int) -> list[Option]:
             if bt.tile:
                 ach = prof.achievement(bt.tile)
                 base.update(name=dict(ach.name), resource=ach.resource, needs=ach.era, track=ach.track)
+                path = prof.path_of("achievements", ach.id)
+                base["provisional"] = prof.provisional_fields(path, ("resource", "track"))
             if isinstance(c, Reason):
                 out.append(Option("achievement", False, c, base))
                 continue
             slot = c.achievement.slots[c.slot]
+            base["provisional"] += prof.provisional_fields(
+                f"{prof.path_of('achievements', c.achievement.id)}.slots[{c.slot}]", ("vp", "lightning")
+            )
             base.update(
                 slot=c.slot + 1,
                 vp=slot.vp,
@@ -405,7 +387,15 @@ def _achievement_options(state: State, seat: int) -> list[Option]:
 def _event_option(state: State, seat: int, event_id: str) -> Option:
     ev = state.profile.event(event_id)
     affected = chooser_affected(state, ev, seat)
-    detail = {"event": ev.id, "era": ev.era, "name": dict(ev.name), "text": dict(ev.text), "affects_you": affected}
+    prof = state.profile
+    detail = {
+        "event": ev.id,
+        "era": ev.era,
+        "name": dict(ev.name),
+        "text": dict(ev.text),
+        "affects_you": affected,
+        "provisional": prof.provisional_fields(prof.path_of("events", ev.id), ("text", "effects")),
+    }
     if not affected:
         detail["note"] = "it does not concern you: taking it removes it without effect (R-EVT-3)"
     return Option("event", True, None, detail)

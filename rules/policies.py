@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from .checks import Claim, claim_or_none, intensity, slot_reason
+from .checks import Claim, claim_or_none, intensity
 from .engine import apply, effect_at, effect_choices, restore_candidates
 from .hexgrid import Hex, frontier, neighbours
 from .moves import (
@@ -32,7 +32,6 @@ from .moves import (
     delta_of,
 )
 from .pending import EventPending, PlacePending, RestorePending
-from .profile import BOARD_COLUMNS
 from .scoring import score_breakdown
 from .state import State
 
@@ -50,11 +49,13 @@ def claims(state: State, seat: int) -> list[Claim]:
     out = state._cache.get(key)
     if out is None:
         out = []
-        for era in (1, 2, 3):
-            for col in range(BOARD_COLUMNS):
-                c = claim_or_none(state, seat, era, col)
-                if c is not None:
-                    out.append(c)
+        if state.stones_used(seat) < state.profile.stones_per_player:
+            for era, row in enumerate(state.board, start=1):
+                for col, bt in enumerate(row):
+                    if bt.tile is not None and seat not in bt.stones:
+                        c = claim_or_none(state, seat, era, col)
+                        if c is not None:
+                            out.append(c)
         state._cache[key] = out
     return out
 
@@ -65,9 +66,10 @@ def top_options(state: State) -> list[tuple[int, str, Claim | None]]:
     prof = state.profile
     opts: list[tuple[int, str, Claim | None]] = []
     my_claims: list[Claim] | None = None
+    shells = state.players[seat].shells
     for slot, tile in enumerate(state.row, start=1):
-        if slot_reason(state, seat, slot):
-            break  # every later slot costs more
+        if slot - 1 > shells:
+            break  # R-TURN-2: every later slot costs more
         if tile.event:
             opts.append((slot, "evt", None))
             continue

@@ -284,12 +284,20 @@ def state_from_dict(data: Any, profile: BoxProfile | None = None, source: str = 
             raise rd.fail(f"{path}.owner", f"{players[owner].name} still holds their arrow token (arrow: true)")
         arrows.append(Arrow(lower, upper, owner))
 
+    try:
+        pending = pending_from_dict(rd.get(data, "pending", "", {"kind": "choose", "seat": 0}))
+    except ValueError as exc:
+        raise rd.fail("pending", str(exc)) from None
     on_lands = Counter(t.resource for p in players for t in p.land.values())
+    on_lands.update(getattr(pending, "drawn", ()))  # drawn and not yet placed
     bag = []
     for r in prof.resources:
         left = prof.tiles_per_resource - on_lands[r]
         if left < 0:
-            raise rd.fail("players", f"the lands hold {on_lands[r]} {r} tiles; the box has {prof.tiles_per_resource}")
+            raise rd.fail(
+                "players",
+                f"the lands (and drawn tiles) hold {on_lands[r]} {r} tiles; the box has {prof.tiles_per_resource}",
+            )
         bag.append(left)
     if "bag" in data:
         given = rd.get(data, "bag", "")
@@ -334,10 +342,6 @@ def state_from_dict(data: Any, profile: BoxProfile | None = None, source: str = 
             f"{supply_default} of {prof.shells_total} (R-COMP-5), not {shell_supply}",
         )
 
-    try:
-        pending = pending_from_dict(rd.get(data, "pending", "", {"kind": "choose", "seat": 0}))
-    except ValueError as exc:
-        raise rd.fail("pending", str(exc)) from None
     if not 0 <= pending.seat < n:
         raise rd.fail("pending.seat", f"must be a seat from 0 to {n - 1}")
     _check_pending(rd, prof, pending, n)

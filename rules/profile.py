@@ -183,18 +183,23 @@ class BoxProfile:
     def __repr__(self) -> str:
         return f"<BoxProfile {self.name!r} sha256:{self.digest[:12]}>"
 
-    # lookups, built once (the dataclass is frozen; caches are plain dicts filled at load time)
+    def __post_init__(self) -> None:
+        # lookup tables, built once (the dataclass is frozen, so they are set here)
+        object.__setattr__(self, "_ach", {a.id: a for a in self.achievements})
+        object.__setattr__(self, "_evt", {e.id: e for e in self.events})
+        object.__setattr__(self, "_act", {t.id: t for t in self.action_tiles})
+
     def achievement(self, ach_id: str) -> Achievement:
         """The achievement with this id; KeyError if none."""
-        return self._index()["ach"][ach_id]
+        return self._ach[ach_id]  # type: ignore[attr-defined]
 
     def event(self, event_id: str) -> Event:
         """The event with this id; KeyError if none."""
-        return self._index()["evt"][event_id]
+        return self._evt[event_id]  # type: ignore[attr-defined]
 
     def action_tile(self, tile_id: str) -> ActionTile:
         """The action tile with this id; KeyError if none."""
-        return self._index()["act"][tile_id]
+        return self._act[tile_id]  # type: ignore[attr-defined]
 
     def track(self, name: str) -> Track:
         """The progress track called ``name``."""
@@ -211,6 +216,18 @@ class BoxProfile:
     def events_of_era(self, era: int) -> tuple[Event, ...]:
         """The event tiles of ``era`` in profile order: the era's face-down stack (R-SET-7)."""
         return tuple(e for e in self.events if e.era == era)
+
+    def path_of(self, kind: str, item_id: str) -> str:
+        """The profile path of an achievement, event or action tile: ``achievements[3]``."""
+        items = {"achievements": self.achievements, "events": self.events, "action_tiles": self.action_tiles}[kind]
+        for i, item in enumerate(items):
+            if item.id == item_id:
+                return f"{kind}[{i}]"
+        raise KeyError(item_id)
+
+    def provisional_fields(self, path: str, fields: tuple[str, ...]) -> list[str]:
+        """Which of ``fields`` under ``path`` hold provisional values (for marking them where shown)."""
+        return [f for f in fields if self.is_provisional(f"{path}.{f}")]
 
     def source_of(self, path: str) -> str:
         """Provenance of the value at ``path`` (e.g. ``achievements[0].slots[1].vp``)."""
@@ -234,17 +251,6 @@ class BoxProfile:
         for path in _leaf_paths(self.raw, ""):
             out[path] = self.source_of(path)
         return out
-
-    def _index(self) -> dict[str, dict[str, Any]]:
-        idx = self.__dict__.get("_idx")
-        if idx is None:
-            idx = {
-                "ach": {a.id: a for a in self.achievements},
-                "evt": {e.id: e for e in self.events},
-                "act": {t.id: t for t in self.action_tiles},
-            }
-            object.__setattr__(self, "_idx", idx)
-        return idx
 
     def to_json(self) -> str:
         """The profile as JSON text (the validated source document)."""

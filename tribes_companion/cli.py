@@ -7,6 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from devices import cli as devices_cli
 from rules import cli as rules_cli
 from vision import cli as vision_cli
 
@@ -24,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--policy", default="greedy", help="random or greedy (default)")
     demo.set_defaults(func=_demo)
     rules_cli.register(sub)
+    devices_cli.register(sub)
     vision_cli.register(sub)
     return parser
 
