@@ -157,3 +157,12 @@ def test_load_layout_file_errors(tmp_path):
     good = tmp_path / "good.json"
     good.write_text(json.dumps(raw()), encoding="utf-8")
     assert load_layout(good).name == default_layout().name
+
+
+def test_players_can_take_any_seats():
+    lay = default_layout()
+    two = lay.with_seats((0, 2))
+    assert [s.name for s in two.seats] == ["south", "north"]
+    assert two.hex_center(1, (0, 0)) == lay.hex_center(2, (0, 0))
+    with pytest.raises(LayoutError, match=r"seats: seat order \[0, 0\] must name distinct seats 0..3"):
+        lay.with_seats((0, 0))

@@ -99,6 +99,11 @@ def _scene_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--texture", help="table: oak, walnut, felt, linen, laminate, slate (default oak)")
     g.add_argument("--seed", type=int, default=0, help="seed for placement jitter and noise (default 0)")
     g.add_argument("--random", type=int, metavar="SEED", help="draw camera, light, effects, texture and pack from SEED")
+    g.add_argument(
+        "--seats",
+        metavar="I,J,…",
+        help="layout seats of the players in order (default: 0,2 for two players — opposite — else 0,1,…)",
+    )
     c = p.add_argument_group("camera")
     c.add_argument("--width", type=int, default=1920)
     c.add_argument("--height", type=int, default=1080)
@@ -169,8 +174,8 @@ def _load_game(args: argparse.Namespace) -> Any:
     return load_game(args.game)
 
 
-def _scene(args: argparse.Namespace, profile: Any) -> tuple[Any, Any, Any, Any, Any]:
-    """(renderer, camera, light, effects, layout) from the command line."""
+def _scene(args: argparse.Namespace, profile: Any, players: int) -> tuple[Any, Any, Any, Any, Any]:
+    """(renderer, camera, light, effects, layout) from the command line, for ``players`` players."""
     from .artpack import resolve_pack
     from .camera import Camera
     from .effects import Effects
@@ -183,6 +188,11 @@ def _scene(args: argparse.Namespace, profile: Any) -> tuple[Any, Any, Any, Any, 
     layout = resolve_layout(args.layout)
     for w in layout.warnings:
         sys.stderr.write(f"tribes-companion: warning: {w}\n")
+    if args.seats:
+        order = [int(v) for v in _floats(args.seats, players, "--seats")]
+        layout = layout.with_seats(order)
+    elif players == 2 and len(layout.seats) == 4:
+        layout = layout.with_seats((0, 2))
     if args.random is not None:
         cond = random_conditions(args.random, layout, args.width, args.height)
         pack = resolve_pack(args.pack or cond.pack, profile)
@@ -297,7 +307,7 @@ def cmd_image(args: argparse.Namespace) -> int:
     if not 0 <= n <= len(game.moves):
         raise VisionError(f"--move {n}: the game has {len(game.moves)} moves")
     state = game.states[n]
-    renderer, camera, light, effects, _ = _scene(args, state.profile)
+    renderer, camera, light, effects, _ = _scene(args, state.profile, state.n)
     hands = []
     for text in args.hand:
         try:
@@ -324,7 +334,7 @@ def cmd_video(args: argparse.Namespace) -> int:
     from .video import Pace, render_video
 
     game = _load_game(args)
-    renderer, camera, light, effects, _ = _scene(args, game.state.profile)
+    renderer, camera, light, effects, _ = _scene(args, game.state.profile, game.state.n)
     t0 = time.perf_counter()
     doc = render_video(
         game,

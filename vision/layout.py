@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
@@ -343,6 +343,22 @@ class Layout:
         """Where seat ``seat``'s progress marker lies on space ``space`` of ``track``."""
         base = self.track_spaces(track, count)[space]
         return add(base, self.marker_offsets[seat % len(self.marker_offsets)])
+
+    def with_seats(self, order: Sequence[int]) -> Layout:
+        """The same table with players seated at layout seats ``order`` (player i at seat
+        ``order[i]``), e.g. ``(0, 2)``: two players opposite each other on a 4-seat table."""
+        order = list(order)
+        n = len(self.seats)
+        if not order or len(set(order)) != len(order) or any(not 0 <= i < n for i in order):
+            raise LayoutError(
+                self.source or "<layout>", "seats", f"seat order {order} must name distinct seats 0..{n - 1}"
+            )
+        offsets = self.marker_offsets
+        return replace(
+            self,
+            seats=tuple(self.seats[i] for i in order),
+            marker_offsets=tuple(offsets[i % len(offsets)] for i in order),
+        )
 
     # --- JSON ---------------------------------------------------------------------------------
     def to_json(self) -> str:
