@@ -164,13 +164,12 @@ class HandDrawer:
     def draw(self, image: np.ndarray, caps: list[Capsule]) -> None:
         """Draw the arm: each capsule as three nested bands (dark rim, body, highlight)."""
         ldir = self.light.direction
-        hl = -ldir[:2] * 0.0  # highlight offset direction (towards the light), in table mm below
         for cap in caps:
             col = np.array([cap.colour[2], cap.colour[1], cap.colour[0]], np.float64)
             lit = self.light.ambient + (1 - self.light.ambient) * max(0.0, float(ldir[2]))
             for k, (scale_r, f) in enumerate(((1.0, 0.62), (0.8, 0.86), (0.45, 1.06))):
                 c = tuple(float(v) for v in np.clip(col * f * lit * 1.1, 0, 255))
-                offset = ldir[:2] * (cap.ra * 0.3 * k) if k else hl
+                offset = ldir[:2] * (cap.ra * 0.3 * k)  # highlights shift towards the light
                 cv2.fillConvexPoly(image, self.outline(cap, scale_r, offset), c, cv2.LINE_AA, SHIFT)
 
     def bbox(self, caps: list[Capsule]) -> list[float]:

@@ -350,14 +350,14 @@ class Painter:
         self.profile = profile
         self.pal = PALETTES[style]
 
-    def colour(self, key: str, fallback_index: int = 0) -> tuple[int, int, int]:
+    def colour(self, key: str) -> tuple[int, int, int]:
+        """BGR colour of a palette entry; keys not in the palette get a stable colour of their own."""
         if key in self.pal:
             return _bgr(self.pal[key])
         rng = np.random.default_rng(_seed(self.style, key))
         hue = int(rng.integers(0, 180))
         hsv = np.uint8([[[hue, 150 if self.style != "sketch" else 200, 200]]])
         b, g, r = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0]
-        del fallback_index
         return (int(b), int(g), int(r))
 
     def _base(self, w: int, h: int, colour: tuple[int, int, int], key: str, texture: float = 1.0) -> np.ndarray:

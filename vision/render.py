@@ -129,7 +129,10 @@ class Renderer:
         key = (model.signature(), camera.key(), light)
 
         def make() -> np.ndarray:
-            base, _ = self._static.get_or((canvas, self.texture), lambda: self._static_layer(canvas))
+            base = self._static.get_or(
+                (canvas, self.texture),
+                lambda: static_layer(self.layout, canvas, self.texture, self.seed, self.surface_margin),
+            )
             img = base.copy()
             sc = scene if scene is not None else self.scene(model)
             self.tiles.draw(img, canvas, camera, light, sc.tiles)
@@ -142,14 +145,6 @@ class Renderer:
             return img
 
         return self._tables.get_or(key, make)
-
-    def _static_layer(self, canvas: Canvas) -> tuple[np.ndarray, tuple[float, float, float]]:
-        img = static_layer(self.layout, canvas, self.texture, self.seed, self.surface_margin)
-        c = canvas.to_px(np.array([[0.0, 0.0], list(self.layout.table)]))
-        x0, y0 = np.clip(c[0].astype(int), 0, None)
-        x1, y1 = c[1].astype(int)
-        mean = cv2.mean(img[y0:y1, x0:x1])[:3]
-        return img, (float(mean[0]), float(mean[1]), float(mean[2]))
 
     def draw_hands(
         self, image: np.ndarray, camera: Camera, light: Light, hands: Sequence[Hand]

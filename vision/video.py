@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -798,8 +798,3 @@ def _ranges(flags: list[bool]) -> list[list[int]]:
         elif f:
             out[-1][1] = i + 1
     return out
-
-
-def iter_frames(plan: VideoPlan) -> Iterator[FramePlan]:
-    """The planned frames in order."""
-    yield from plan.frames
