@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import permutations
 from typing import ClassVar
 
 from .errors import InvalidMoveError
@@ -65,6 +66,21 @@ def pair_delta(delta: Delta, dist: Callable[[Hex, Hex], int] = distance) -> tupl
     if k == 0:
         return 0, []
     cost = [[dist(a, b) for b in sinks] for a in sources]
+    if k <= 4:  # few members move in a turn: try every assignment, lexicographic order
+        best_total, best_perm = -1, ()
+        for perm in permutations(range(k)):
+            total = 0
+            for i, j in enumerate(perm):
+                c = cost[i][j]
+                if c < 0:
+                    break
+                total += c
+            else:
+                if best_total < 0 or total < best_total:
+                    best_total, best_perm = total, perm
+        if best_total < 0:
+            return -1, []
+        return best_total, [(sources[i], sinks[j]) for i, j in enumerate(best_perm)]
     inf = 1 << 30
     if k > 14:  # far beyond any track intensity; greedy keeps this total but maybe not optimal
         used = [False] * k

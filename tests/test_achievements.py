@@ -40,7 +40,7 @@ def test_first_on_jagen_rulebook_example_1_R_ACH_5_6_7_8():
 
 
 def test_third_on_kochen_rulebook_example_2_R_ACH_5_7():
-    """Example 2: Brown and Grey are on 'Kochen' -> third slot, 1 VP, Offspring +1, no lightning, nothing
+    """R-ACH-5, R-ACH-7: Example 2: Brown and Grey are on 'Kochen' -> third slot, 1 VP, Offspring +1, no lightning, nothing
     revealed (the tile above was revealed by the first stone)."""
     a = player("A", {"0,0": "wheat:1", "1,0": "goat", "0,1": "horse"})
     b = player("B", {"0,0": "gold:1", "1,0": "incense", "0,1": "goat"})
@@ -108,12 +108,13 @@ def test_era_2_and_3_need_one_real_resource_R_ACH_4():
 
 
 def test_era_3_takes_two_jokers_R_ACH_4():
-    """Era 3: one real goat + two exhausted tiles of any type stand for 3 goats."""
+    """R-ACH-4: Era 3: one real goat + two exhausted tiles of any type stand for 3 goats."""
     board = [["jagen", "kochen:0", "toepfern", "schmuck"], [None, "kaese:0", None, None], [None, "weben", None, None]]
     a = player("A", {"0,0": "goat:1", "1,0": "gold:1", "0,1": "wheat:1"})
     s = state(players=[a, player("B")], board=board)
     after = play(s, "4:ach weben joker=1,0 joker=0,1")
     assert after.players[0].exhausted_tiles == 2 and after.players[0].vp == 6
+    assert after.pending.kind == "event_reveal"  # R-ACH-8: an era-3 tile has nothing above to reveal
 
 
 def test_era_1_joker_stands_for_any_resource_R_ACH_4():
@@ -163,7 +164,8 @@ def test_full_tile_and_no_stones_R_ACH_5_R_COMP_1():
         apply(s, parse_move("4:ach toepfern"))
 
 
-def test_second_stone_reveals_nothing_and_era_3_never_reveals_R_ACH_8():
+def test_second_stone_reveals_nothing_R_ACH_8():
+    """R-ACH-8: only the first stone on a tile reveals the tile above."""
     a = player("A", {"0,0": "horse:1", "1,0": "goat", "0,1": "wheat"})
     s = state(
         players=[a, player("B")],
@@ -189,7 +191,7 @@ def test_lightning_with_empty_stack_reveals_nothing_R_EVT_1b():
 
 
 def test_track_marker_stops_at_the_top_R_ACH_7():
-    """Engine choice: a marker on the top space stays there."""
+    """R-ACH-7: Engine choice: a marker on the top space stays there."""
     a = player("A", {"0,0": "horse:1", "1,0": "goat", "0,1": "wheat"}, tracks={"exploration": 5})
     s = state(
         players=[a, player("B")],
@@ -232,6 +234,7 @@ def test_arrow_not_needed_R_ARR_1():
 
 
 def test_arrow_used_once_per_game_R_ARR_1():
+    """R-ARR-1."""
     a = player("A", {"0,0": "goat:1", "1,0": "goat:1", "0,1": "goat:1"}, arrow=False)
     s = state(players=[a, player("B")], board=ARROW_BOARD)
     with pytest.raises(IllegalMoveError, match=r"R-ACH-2: .*your arrow token is already used"):

@@ -33,7 +33,7 @@ def test_offspring_places_intensity_members_on_occupied_tiles_R_ACT_OFF_1():
 
 
 def test_offspring_with_short_supply_takes_what_is_left_R_ACT_OFF_1():
-    """Engine choice (docs/rules-notes.md): intensity 2 but 1 member in supply -> place 1."""
+    """R-ACT-OFF-1: Engine choice (docs/rules-notes.md): intensity 2 but 1 member in supply -> place 1."""
     a = player("A", {"0,0": "goat:14", "1,0": "horse", "0,1": "wheat"}, tracks={"offspring": 1})
     s = state(players=[a, player("B")])
     assert s.players[0].supply == 1
@@ -174,7 +174,7 @@ def test_offspring_moves_listing_matches_multisets():
 
 
 def test_exploration_draws_what_is_left_in_the_bag_R_ACT_EXP_1():
-    """Engine choice: intensity 2 but one tile left in the bag -> draw that one."""
+    """R-ACT-EXP-1: Engine choice: intensity 2 but one tile left in the bag -> draw that one."""
     prof = profile_variant(components=lambda raw: raw["components"].update(tiles_per_resource=4))
     kinds = ["goat"] * 4 + ["horse"] * 4 + ["wheat"] * 3 + ["gold"] * 3 + ["incense"] * 2
     a_land = {f"{i},0": r for i, r in enumerate(kinds)}

@@ -31,6 +31,7 @@ def test_round_is_finished_to_the_start_players_right_R_END_2():
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_end_threshold_per_player_count_R_END_1(n):
+    """R-END-1."""
     names = "ABCD"[:n]
     ps = [player(c) for c in names]
     done = ERA3[: n - 2]
@@ -81,6 +82,7 @@ def test_ranking_tie_breaks_R_END_7():
 
 
 def test_shared_victory_R_END_7():
+    """R-END-7."""
     base = {"0,0": "goat:1", "1,0": "horse", "0,1": "wheat"}
     r = ranking(state(players=[player("A", base, vp=3), player("B", base, vp=3)]))
     assert [x.place for x in r] == [1, 1]

@@ -31,6 +31,7 @@ def test_strongest_applies_to_the_chooser_and_ties_count_R_EVT_2():
 
 
 def test_all_level_are_both_strongest_and_weakest_R_EVT_2():
+    """R-EVT-2."""
     ps = [strong("A", 1, vp=3), strong("B", 1, vp=3)]
     assert play(ev_state("wolves", ps), "1:evt").players[0].vp == 1  # weakest: -2
     assert play(ev_state("herds", ps), "1:evt").players[0].vp == 5  # strongest: +2
@@ -63,7 +64,7 @@ def test_never_the_last_member_R_EVT_4():
 
 
 def test_forced_loss_needs_no_answer_R_EVT_4():
-    """All members on one tile: the loss is forced and carried out without asking."""
+    """R-EVT-4: All members on one tile: the loss is forced and carried out without asking."""
     s = play(
         ev_state("disease", [strong("A", 0, {"0,0": "goat:4", "1,0": "horse", "0,1": "wheat"}), strong("B", 1)]),
         "1:evt",
@@ -72,6 +73,7 @@ def test_forced_loss_needs_no_answer_R_EVT_4():
 
 
 def test_exhausting_for_an_event_need_not_be_occupied_R_EVT_5():
+    """R-EVT-5."""
     s = play(ev_state("bushfire", [strong("A", 0), strong("B", 1)]), "1:evt")
     assert s.pending.kind == "event"
     assert sorted(str(m) for m in legal_moves(s)) == ["exhaust 0,0", "exhaust 0,1", "exhaust 1,0"]
@@ -160,10 +162,15 @@ def test_conditions_are_judged_once_when_the_event_is_taken():
     from helpers import profile_variant
 
     def add_event(raw):
-        raw["events"].append({
-            "id": "rally", "era": 1, "name": "Rally", "text": "Every strongest player advances 1 on Strength.",
-            "effects": [{"who": "all", "if": "strongest", "do": [{"track": "strength", "steps": 1}]}],
-        })
+        raw["events"].append(
+            {
+                "id": "rally",
+                "era": 1,
+                "name": "Rally",
+                "text": "Every strongest player advances 1 on Strength.",
+                "effects": [{"who": "all", "if": "strongest", "do": [{"track": "strength", "steps": 1}]}],
+            }
+        )
 
     prof = profile_variant(events=add_event)
     s = ev_state("rally", [strong("A", 1), strong("B", 1), strong("C", 0)], profile_obj=prof)
@@ -172,6 +179,6 @@ def test_conditions_are_judged_once_when_the_event_is_taken():
 
 
 def test_era_3_event_without_effect_still_counts_R_END_1_R_EVT_3():
-    """Engine choice: an era-3 event the chooser is not affected by is still chosen and resolved."""
+    """R-END-1, R-EVT-3: Engine choice: an era-3 event the chooser is not affected by is still chosen and resolved."""
     s = play(ev_state("war", [strong("A", 2), strong("B", 0)]), "1:evt")
     assert s.players[0].vp == 0 and s.era3_done() == 1

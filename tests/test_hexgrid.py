@@ -28,6 +28,7 @@ def test_neighbours_are_adjacent_and_at_distance_one():
 
 
 def test_start_triangle_mutually_adjacent_R_SET_3():
+    """R-SET-3."""
     for a, b in itertools.combinations(START_TRIANGLE, 2):
         assert adjacent(a, b)
 

@@ -12,7 +12,10 @@ from rules.moves import parse_move
 
 
 def test_overview_costs_shells_and_the_free_tile_R_TURN_2_R_TURN_3():
-    s = state(players=[player("A", shells=2), player("B")], row=["off", "mov+3", "exp", "off-ach", "mov-ach", "exp-ach"])
+    """R-TURN-3."""
+    s = state(
+        players=[player("A", shells=2), player("B")], row=["off", "mov+3", "exp", "off-ach", "mov-ach", "exp-ach"]
+    )
     tiles = overview(s)
     assert [t.cost for t in tiles] == [0, 1, 2, 3, 4, 5]
     assert [t.affordable for t in tiles] == [True, True, True, False, False, False]
@@ -54,7 +57,9 @@ def test_describe_chance_outcomes_and_explain():
     assert explain(s, parse_move("draw goat")) is None
     assert "R-ACT-EXP-1" in explain(s, parse_move("draw goat goat"))
     outcomes = list(legal_moves(s))
-    assert sorted(str(m) for m in outcomes) == [f"draw {r}" for r in sorted(["goat", "horse", "wheat", "gold", "incense"])]
+    assert sorted(str(m) for m in outcomes) == [
+        f"draw {r}" for r in sorted(["goat", "horse", "wheat", "gold", "incense"])
+    ]
 
 
 def test_legal_moves_view():

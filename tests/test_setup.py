@@ -27,7 +27,7 @@ def test_components_per_player_R_COMP_1():
 
 
 def test_default_profile_counts_R_COMP_2_3_4_5():
-    """R-COMP-2..5: 15 achievements (5 per era), 24 events (8 per era), 6 action tiles, 5 resources x 10
+    """R-COMP-3, R-COMP-4, R-COMP-5: R-COMP-2..5: 15 achievements (5 per era), 24 events (8 per era), 6 action tiles, 5 resources x 10
     tiles, 20 shells."""
     prof = default_profile()
     assert Counter(a.era for a in prof.achievements) == {1: 5, 2: 5, 3: 5}
@@ -102,7 +102,7 @@ def test_setup_lays_triangle_row_and_era1_R_SET_3_5_6():
     ],
 )
 def test_bad_setup_is_refused_with_clause_R_SET_4_5_6(text, clause):
-    """A setup outcome that breaks a setup rule names the clause and changes nothing."""
+    """R-SET-4, R-SET-5, R-SET-6: A setup outcome that breaks a setup rule names the clause and changes nothing."""
     s = new_game(["A", "B"])
     with pytest.raises(IllegalMoveError) as err:
         apply(s, parse_move(text))

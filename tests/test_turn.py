@@ -15,7 +15,7 @@ def row_of(s):
 
 
 def test_front_tile_is_free_rulebook_example_1_R_TURN_2_R_TURN_5():
-    """R-TURN-5 example 1: Offspring first in the row -> free."""
+    """R-TURN-2: R-TURN-5 example 1: Offspring first in the row -> free."""
     s = state()
     after = play(s, "1:off 0,0")
     assert after.players[0].shells == 5
@@ -23,7 +23,7 @@ def test_front_tile_is_free_rulebook_example_1_R_TURN_2_R_TURN_5():
 
 
 def test_third_tile_costs_a_shell_on_each_skipped_rulebook_example_2_R_TURN_2():
-    """R-TURN-5 example 2: Exploration third -> one shell on each of the two tiles before it."""
+    """R-TURN-2: R-TURN-5 example 2: Exploration third -> one shell on each of the two tiles before it."""
     s = state()
     after = play(s, "3:exp")
     assert after.players[0].shells == 3

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from devices import cli as devices_cli
 from rules import cli as rules_cli
+from vision import cli as vision_cli
 from webui import cli as webui_cli
 
 
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules_cli.register(sub)
     devices_cli.register(sub)
     webui_cli.register(sub)
+    vision_cli.register(sub)
     return parser
 
 

@@ -1,0 +1,90 @@
+"""The Observation contract between camera and tracker: JSON round trip, validation, perfect reading
+of rendered ground truth."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from rules.game import simulate
+from vision.observation import (
+    HexReading,
+    Observation,
+    ObservationError,
+    SlotReading,
+    observation_from_truth,
+)
+
+
+def test_round_trip():
+    obs = Observation(
+        frame=3,
+        time=0.1,
+        markers=(0, 1, 5),
+        hidden=("land:2",),
+        hexes=(HexReading(0, (0, 0), True, "goat", False, {"red": 2}, 0.9, 0.8, 0.7),),
+        row=(SlotReading(1, "off", False, 1, 0.99, 0.5),),
+    )
+    back = Observation.from_dict(json.loads(json.dumps(obs.to_dict())))
+    assert back == obs
+    assert back.land(0)[(0, 0)].members == {"red": 2}
+
+
+@pytest.mark.parametrize(
+    ("patch", "field", "reason"),
+    [
+        ({"format": "x"}, "format", "must be 'tribes-observation'"),
+        ({"hexes": [{"seat": 0, "hex": [0, 0]}]}, "hexes[0].tile", "is missing"),
+        ({"hexes": [{"seat": 0, "hex": [0], "tile": True}]}, "hexes[0].hex", "pair of integers"),
+        ({"row": [{"slot": 1, "tile": "off", "tile_conf": 1.5}]}, "row[0].tile_conf", "confidence between 0 and 1"),
+        ({"tracks": [{"colour": "red", "track": "speed", "space": 1}]}, "tracks[0].track", "must be one of"),
+        (
+            {"hexes": [{"seat": 0, "hex": [0, 0], "tile": True}, {"seat": 0, "hex": [0, 0], "tile": False}]},
+            "hexes[1].hex",
+            "read twice",
+        ),
+    ],
+)
+def test_validation_names_the_field(patch, field, reason):
+    doc = {"format": "tribes-observation", "version": 1, **patch}
+    with pytest.raises(ObservationError) as err:
+        Observation.from_dict(doc)
+    assert err.value.field == field and reason in str(err.value)
+
+
+def test_module_imports_no_heavy_packages():
+    code = "import sys, vision.observation; print('cv2' in sys.modules, 'numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
+
+
+def test_perfect_reading_of_a_rendered_state_matches_the_state():
+    """observation_from_truth on a rendered position gives back the rules state's facts."""
+    game = simulate(3, 4, "random")
+    state = game.states[150]
+    truth = _render_truth(state)
+    obs = observation_from_truth(truth)
+    for seat, p in enumerate(state.players):
+        land = obs.land(seat)
+        for hx, t in p.land.items():
+            if hx not in land:  # outside the picture: reported as a hidden region
+                assert f"land:{seat}" in obs.hidden
+                continue
+            r = land[hx]
+            assert r.tile and r.resource == t.resource and r.exhausted == t.exhausted
+            assert sum(r.members.values()) == t.members
+    assert [s.tile for s in obs.row if s.tile] == [t.tile for t in state.row]
+
+
+def _render_truth(state):
+    from vision.artpack import builtin_pack  # heavy imports only in this test
+    from vision.camera import Camera
+    from vision.layout import default_layout
+    from vision.render import Renderer
+
+    layout = default_layout()
+    renderer = Renderer(layout, builtin_pack("classic", state.profile))
+    return renderer.truth_of(state, Camera.framing(layout))

@@ -1,0 +1,42 @@
+"""Typed errors of the vision package. Every one is a :class:`ValueError` with a one-line message.
+
+Errors about a data file (layout, art pack, photo folder) name the file, the field and the reason, in
+the same ``file: field: reason`` form the rules engine uses for box profiles.
+"""
+
+from __future__ import annotations
+
+
+class VisionError(ValueError):
+    """Base class of every error the vision package raises for bad input."""
+
+
+class VisionFileError(VisionError):
+    """A data file or folder that is malformed: names the file, the field and the reason."""
+
+    def __init__(self, source: str, field: str, reason: str) -> None:
+        self.source = source
+        self.field = field
+        self.reason = reason
+        where = f"{source}: {field}" if field else source
+        super().__init__(f"{where}: {reason}")
+
+
+class LayoutError(VisionFileError):
+    """A table layout that fails validation."""
+
+
+class ArtPackError(VisionFileError):
+    """An art pack folder that is incomplete or malformed."""
+
+
+class PhotoPackError(VisionFileError):
+    """Photos of tiles that cannot be turned into an art pack."""
+
+
+class CameraError(VisionError):
+    """Camera settings outside what the renderer supports (tilt, resolution, …)."""
+
+
+class RenderError(VisionError):
+    """A state, layout and pack that cannot be rendered together (e.g. too few row slots)."""
