@@ -1,0 +1,156 @@
+"""The achievement board reader: which tile lies face up at each position (or that it is still face
+down) and the colour of the stone on each slot.
+
+**Tiles** are compared with the enrolled examples (face-up achievement tiles, the backs of eras 2
+and 3) and solved as an assignment: each achievement appears at most once on the board and only in
+its own era; a face-down tile is the back of its era; a face-up tile never enrolled is reported as
+``?``. Confidences come from the assignment margins, as in the row.
+
+**Stones** are read per slot from colour alone: the mean likeness of the slot's disc to each
+player's enrolled colour. The best colour counts as a stone when its likeness clears
+``threshold`` *and* clearly beats what the same slot shows of the other colours; trailing free
+slots are dropped, as in the Observation format.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Protocol
+
+import numpy as np
+
+from rules.profile import BoxProfile
+
+from ..assign import BIG, assign_with_margins
+from ..classify import ExampleClassifier
+from ..observation import BoardReading
+from ..regions import patch_set
+from .base import FrameContext, colour_sigma, disc_mask, likeness_maps
+
+UNKNOWN = "?"
+EPS = 1e-6
+STONE_PX = 12
+
+
+class Features(Protocol):
+    def embed(self, patches01: np.ndarray) -> np.ndarray: ...
+
+
+def _conf(margin: float) -> float:
+    if not math.isfinite(margin):
+        return 1.0
+    return float(1.0 / (1.0 + math.exp(-min(margin, 50.0))))
+
+
+class BoardReader:
+    """Reads the achievement board (see the module docstring)."""
+
+    def __init__(
+        self,
+        features: Features,
+        classifier: ExampleClassifier,
+        profile: BoxProfile,
+        colours: list[tuple[str, np.ndarray, float]],
+        threshold: float = 0.3,
+        unknown_prior: float = 0.02,
+    ) -> None:
+        self.features = features
+        self.classifier = classifier
+        self.eras = {a.id: a.era for a in profile.achievements}
+        self.colours = colours
+        self.threshold = threshold
+        self.unknown_prior = unknown_prior
+        self._mask = disc_mask(STONE_PX, 0.36)
+
+    def read(self, ctx: FrameContext) -> tuple[list[BoardReading], set[str]]:
+        """One reading per achievement position; ``{"board"}`` hidden when a position is out of view."""
+        t0 = time.perf_counter()
+        ps = ctx.regions.board_patches()
+        if not ctx.inside(ps).all():
+            ctx.timings["board"] = (time.perf_counter() - t0) * 1000
+            return [], {"board"}
+        positions = ctx.regions.board_positions
+        tiles = self._tiles(ctx, ps)
+        t1 = time.perf_counter()
+        stones = self._stones(ctx)
+        out = []
+        for i, (e, c) in enumerate(positions):
+            tile, conf = tiles[i]
+            st, sconf = stones.get((e, c), ((), 1.0))
+            out.append(BoardReading(e, c, tile, st, round(conf, 4), round(sconf, 4)))
+        ctx.timings["board"] = (t1 - t0) * 1000
+        ctx.timings["stones"] = (time.perf_counter() - t1) * 1000
+        return out, set()
+
+    def _tiles(self, ctx: FrameContext, ps: object) -> list[tuple[str | None, float]]:
+        cls = self.classifier
+        positions = ctx.regions.board_positions
+        n = len(positions)
+        if len(cls) == 0:
+            return [(None, 0.0)] * n
+        probs = cls.probabilities(self.features.embed(ctx.windows(ps))).astype(np.float64)  # type: ignore[arg-type]
+        achs = [c for c in cls.classes if c.startswith("achievement:")]
+        cols: list[str] = list(achs)
+        # one back column and one unknown column per position (any number of each may be used)
+        cols += [f"back:{e}" for e, _ in positions] + [UNKNOWN] * n
+        cost = np.full((n, len(cols)), BIG / 4)
+        for i, (e, _) in enumerate(positions):
+            for j, name in enumerate(achs):
+                if self.eras.get(name.split(":", 1)[1]) == e:
+                    cost[i, j] = -math.log(max(probs[i, cls.index[name]], EPS))
+            back = cls.column(f"back:{e}")
+            p_back = probs[i, back] if back is not None else 0.0
+            for j in range(len(achs), len(achs) + n):
+                if cols[j] == f"back:{e}":
+                    cost[i, j] = -math.log(max(p_back, EPS))
+            p_face = 1.0 - p_back
+            for j in range(len(achs) + n, len(cols)):
+                cost[i, j] = -math.log(max(p_face * self.unknown_prior, EPS))
+        chosen, _, margins = assign_with_margins(cost)
+        out: list[tuple[str | None, float]] = []
+        for i in range(n):
+            name = cols[int(chosen[i])]
+            conf = _conf(margins[i])
+            if name.startswith("back:"):
+                out.append((None, conf))
+            elif name == UNKNOWN:
+                out.append((UNKNOWN, min(conf, 0.3)))
+            else:
+                out.append((name.split(":", 1)[1], conf))
+        return out
+
+    def _stones(self, ctx: FrameContext) -> dict[tuple[int, int], tuple[tuple[str | None, ...], float]]:
+        pts = ctx.regions.stone_points()
+        if not pts or not self.colours:
+            return {}
+        side = 2 * ctx.regions.stone_radius
+        ps = patch_set("stones", [p for *_, p in pts], ctx.regions.layout.board_rotation, side, STONE_PX)
+        win = ctx.windows(ps)
+        scores = np.stack(
+            [
+                likeness_maps(win, ref, colour_sigma(spread))[:, self._mask].mean(axis=1)
+                for _, ref, spread in self.colours
+            ],
+            axis=1,
+        )  # slots x colours
+        best = scores.argmax(axis=1)
+        top = scores[np.arange(len(pts)), best]
+        srt = np.sort(scores, axis=1)
+        second = srt[:, -2] if scores.shape[1] > 1 else np.zeros(len(pts))
+        present = (top >= self.threshold) & (top >= 1.5 * second)
+        out: dict[tuple[int, int], tuple[list[str | None], float]] = {}
+        for i, (e, c, _k, _) in enumerate(pts):
+            stones, conf = out.setdefault((e, c), ([], 1.0))
+            colour = self.colours[int(best[i])][0] if present[i] else None
+            stones.append(colour)
+            # distance from the decision threshold, as a confidence
+            d = (top[i] - self.threshold) / 0.15
+            conf_i = 1.0 / (1.0 + math.exp(-abs(d) * 3))
+            out[(e, c)] = (stones, min(conf, conf_i))
+        res: dict[tuple[int, int], tuple[tuple[str | None, ...], float]] = {}
+        for key, (stones, conf) in out.items():
+            while stones and stones[-1] is None:
+                stones.pop()
+            res[key] = (tuple(stones), conf)
+        return res

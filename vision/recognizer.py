@@ -1,0 +1,221 @@
+"""The recognizer: one camera frame in, one :class:`~vision.observation.Observation` out.
+
+The facade over the pipeline's stages, one module each:
+
+1. :mod:`vision.motion` — the motion gate (settled or not), when reading a stream;
+2. :mod:`vision.registration` — the table plane from the ArUco markers (kept while the camera
+   stays put, registered again when it is bumped);
+3. :mod:`vision.colour` — colour normalisation against the reference patch;
+4. the readers in :mod:`vision.readers` — land (tiles, members), row (assignment of the known
+   tiles, shells), board (achievements, stones), tracks and shells — with features from
+   :mod:`vision.features` compared to the user's enrolled examples (:mod:`vision.enrollment`,
+   :mod:`vision.classify`).
+
+Drawing what was read is separate (:mod:`vision.annotate`). Use::
+
+    rec = Recognizer(layout, profile, "my-box.json")            # models from the models package
+    obs = rec.read(frame)                                         # BGR numpy array
+    picture = rec.annotate(frame, obs)
+
+A frame that is not an image raises :class:`~vision.errors.FrameError`; a frame without enough
+markers gives an observation with ``registered`` false; missing or corrupt models and enrollment
+files raise :class:`~vision.errors.ModelError` / :class:`~vision.errors.EnrollmentError` when the
+recognizer is built.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from rules.profile import BoxProfile, default_profile
+
+from .classify import ExampleClassifier
+from .colour import ColourNorm
+from .enrollment import GROUPS, Enrollment, check_frame, frame_norm
+from .errors import EnrollmentError, ModelError
+from .features import AreaCounter, HistogramFeatures, Models
+from .layout import Layout
+from .motion import GateState, MotionGate
+from .observation import Observation
+from .readers.base import FrameContext
+from .readers.board import BoardReader
+from .readers.land import LandReader
+from .readers.row import RowReader
+from .readers.shells import ShellReader
+from .readers.tracks import TrackReader
+from .regions import Regions
+from .registration import Registrar, RegistrationResult
+from .sampling import Sampler
+
+TEMPERATURE = {"model": 0.04, "histogram": 0.03}
+"""Softmax temperature of the nearest-neighbour scores, per feature kind."""
+
+
+class Recognizer:
+    """Reads frames of one table (see the module docstring).
+
+    ``features`` is ``"model"`` (the ONNX models) or ``"histogram"`` (the colour-histogram baseline,
+    which needs no model). ``stream`` True keeps state between frames (motion gate, registration);
+    False treats every frame as a still photo (settled unless told otherwise). ``read_unsettled``
+    reads frames the gate calls unsettled too (their observation still says ``settled: false``)."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        profile: BoxProfile | None,
+        enrollment: Enrollment | str | Path,
+        models: Models | str | Path | None = None,
+        features: str = "model",
+        stream: bool = True,
+        quiet_frames: int = 3,
+        read_unsettled: bool = False,
+        threads: int = 1,
+    ) -> None:
+        self.layout = layout
+        self.profile = profile or default_profile()
+        self.enrollment = enrollment if isinstance(enrollment, Enrollment) else Enrollment.load(enrollment)
+        if features not in TEMPERATURE:
+            raise ValueError(f"features must be 'model' or 'histogram', got {features!r}")
+        self.kind = features
+        self.stream = stream
+        self.read_unsettled = read_unsettled
+        self.regions = Regions(layout, self.profile)
+        self.sampler = Sampler()
+        self.registrar = Registrar(layout)
+        self.gate = MotionGate(quiet_frames=quiet_frames if stream else 0)
+        self.last_norm: ColourNorm = self.enrollment.norm
+        self.last_result: RegistrationResult | None = None
+        self.last_gate: GateState | None = None
+        self.timings: dict[str, float] = {}
+        enr = self.enrollment
+        bad = [s for s in enr.seats if not 0 <= s < len(layout.seats)]
+        if bad:
+            raise EnrollmentError(
+                enr.layout or "enrollment", "seats", f"seat {bad[0]} is not a seat of layout {layout.name!r}"
+            )
+        self.seats = sorted(enr.seats)
+        baseline = {}
+        if features == "model":
+            self.models = models if isinstance(models, Models) else Models(models, threads)
+            self.models.check()
+            extractor: Any = self.models.tiles()
+            members: Any = self.models.counter("members")
+            shells: Any = self.models.counter("shells")
+        else:
+            self.models = models if isinstance(models, Models) else Models(models, threads)
+            extractor = HistogramFeatures()
+            baseline = _baseline_units(self.models)
+            members = AreaCounter(baseline.get("member_unit", 60.0), 15)
+            shells = AreaCounter(baseline.get("shell_unit", 25.0), 20)
+        self.extractor = extractor
+        t = TEMPERATURE[features]
+        self.classifiers = {g: self._classifier(g, t) for g in GROUPS}
+        colours = {s: (enr.seats[s], enr.colours[enr.seats[s]], enr.spreads.get(enr.seats[s], 6.0)) for s in self.seats}
+        colour_list = [colours[s] for s in self.seats]
+        shell = (enr.shell, 5.0)
+        self.land = LandReader(extractor, self.classifiers["hex"], members, colours)
+        self.row = RowReader(
+            extractor, self.classifiers["row"], shells, shell, min_tiles=len(self.profile.action_tiles)
+        )
+        self.board = BoardReader(extractor, self.classifiers["board"], self.profile, colour_list)
+        self.tracks = TrackReader(colour_list)
+        self.shells = ShellReader(shells, shell)
+
+    def _classifier(self, group: str, temperature: float) -> ExampleClassifier:
+        enr = self.enrollment
+        w = enr.windows.get(group)
+        labels = enr.labels.get(group, [])
+        if w is None or len(w) == 0:
+            return ExampleClassifier(np.zeros((0, 1), np.float32), [], temperature)
+        feats = []
+        for i in range(0, len(w), 256):
+            batch = np.asarray(w[i : i + 256], np.float32)
+            if batch.shape[1] != self.extractor.px:
+                batch = np.stack(
+                    [cv2.resize(b, (self.extractor.px, self.extractor.px), interpolation=cv2.INTER_AREA) for b in batch]
+                )
+            feats.append(self.extractor.embed(batch))
+        return ExampleClassifier(np.concatenate(feats), labels, temperature)
+
+    # --- reading --------------------------------------------------------------------------------
+    def read(self, frame: np.ndarray, frame_no: int = 0, time_s: float = 0.0) -> Observation:
+        """The observation of one BGR frame (FrameError when it is not an image)."""
+        t0 = time.perf_counter()
+        image = check_frame(frame)
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        timings: dict[str, float] = {}
+        gate = self.gate.update(gray)
+        t1 = time.perf_counter()
+        timings["gate"] = (t1 - t0) * 1000
+        res = self.registrar.update(gray)
+        self.last_result = res
+        t2 = time.perf_counter()
+        timings["registration"] = (t2 - t1) * 1000
+        if res.status == "moved":
+            self.gate.disturb()
+            gate = GateState(False, True, gate.moved_fraction, 0)
+        self.last_gate = gate
+        settled = gate.settled if self.stream else True
+        base = {"frame": frame_no, "time": time_s, "markers": res.seen, "settled": settled}
+        if res.registration is None:
+            self.timings = timings
+            return Observation(registered=False, **base)
+        if not settled and not self.read_unsettled:
+            self.timings = timings
+            return Observation(registered=True, **base)
+        reg = res.registration
+        norm = frame_norm(image, reg, self.regions, self.sampler)
+        if norm is not None:
+            self.last_norm = norm
+        ctx = FrameContext(image, reg, self.last_norm, self.regions, self.sampler, timings)
+        t3 = time.perf_counter()
+        timings["colour"] = (t3 - t2) * 1000
+        hexes, h1 = self.land.read(ctx, self.seats)
+        row, h2 = self.row.read(ctx)
+        board, h3 = self.board.read(ctx)
+        tracks, h4 = self.tracks.read(ctx)
+        shells, h5 = self.shells.read(ctx, self.seats)
+        timings["readers"] = (time.perf_counter() - t3) * 1000
+        timings["total"] = (time.perf_counter() - t0) * 1000
+        self.timings = timings
+        return Observation(
+            registered=True,
+            hidden=tuple(sorted(h1 | h2 | h3 | h4 | h5)),
+            hexes=tuple(hexes),
+            row=tuple(row),
+            board=tuple(board),
+            tracks=tuple(tracks),
+            shells=tuple(shells),
+            **base,
+        )
+
+    def annotate(self, frame: np.ndarray, obs: Observation) -> np.ndarray:
+        """A copy of ``frame`` with what ``obs`` says drawn on it (:func:`vision.annotate.draw`)."""
+        from .annotate import draw
+
+        reg = self.last_result.registration if self.last_result is not None else None
+        return draw(check_frame(frame), obs, self.regions, reg)
+
+    def reset(self) -> None:
+        """Forget the registration and the motion history (e.g. after switching cameras)."""
+        self.registrar.reset()
+        self.gate.reset()
+
+
+def _baseline_units(models: Models) -> dict[str, float]:
+    """The baseline counter's piece areas, stored in the models manifest (``baseline``)."""
+    try:
+        doc = json.loads((models.folder / "models.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+    b = doc.get("baseline", {}) if isinstance(doc, dict) else {}
+    try:
+        return {k: float(v) for k, v in b.items()}
+    except (TypeError, ValueError):
+        raise ModelError(str(models.folder / "models.json"), "baseline", "must map names to numbers") from None
