@@ -138,6 +138,8 @@ class Enrollment:
     member_area: float = 0.0
     shell_area: float = 0.0
     notes: list[str] = field(default_factory=list)
+    seat_order: list[int] = field(default_factory=list)
+    layout_file: str = ""
 
     def classes(self, group: str) -> list[str]:
         """The class names enrolled in ``group`` (sorted)."""
@@ -177,6 +179,8 @@ class Enrollment:
             "norm": self.norm.to_dict(),
             "member_area": self.member_area,
             "shell_area": self.shell_area,
+            "seat_order": self.seat_order,
+            "layout_file": self.layout_file,
             "labels": self.labels,
             "sources": self.sources,
             "notes": self.notes,
@@ -265,6 +269,8 @@ class Enrollment:
             member_area=float(doc.get("member_area", 0.0)),
             shell_area=float(doc.get("shell_area", 0.0)),
             notes=[str(s) for s in doc.get("notes", [])],
+            seat_order=[int(s) for s in doc.get("seat_order", [])],
+            layout_file=str(doc.get("layout_file", "")),
         )
 
 
@@ -276,7 +282,7 @@ JITTER = ((0.0, 0.0, 0.0), (1.2, 0.0, 2.0), (-1.2, 0.6, -2.0), (0.0, -1.2, 3.0),
 def _jittered(ps: PatchSet, jitter: Sequence[tuple[float, float, float]] = JITTER) -> PatchSet:
     cs, rs = [], []
     for dx, dy, dr in jitter:
-        cs.append([*ps.centers, dx, dy])
+        cs.append(ps.centers + np.array([dx, dy]))
         rs.append(ps.rotations + dr)
     return patch_set(ps.key + "+j", np.concatenate(cs), np.concatenate(rs), ps.side_mm, ps.px)
 

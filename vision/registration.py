@@ -97,8 +97,8 @@ class Registration:
         """Image pixels per table millimetre around table points (N x 2): sqrt of the local area scale."""
         p = np.asarray(mm, np.float64).reshape(-1, 2)
         a = self.project(p)
-        bx = self.project([*p, 1.0, 0.0])
-        by = self.project([*p, 0.0, 1.0])
+        bx = self.project(p + np.array([1.0, 0.0]))
+        by = self.project(p + np.array([0.0, 1.0]))
         dx, dy = bx - a, by - a
         return np.sqrt(np.abs(dx[:, 0] * dy[:, 1] - dx[:, 1] * dy[:, 0]))
 
