@@ -38,8 +38,13 @@ def register(sub: argparse._SubParsersAction, guard: Any) -> None:  # type: igno
     g.add_argument("--truth", help="renderer ground truth of the photo (tribes-render-truth JSON)")
     g.add_argument("--labels", help="an observation file (tribes-observation JSON) describing the photo")
     g.add_argument("--colours", metavar="C1,C2,…", help="with --labels: each seat's colour in seat order")
-    p.add_argument("--extra", action="append", default=[], metavar="IMAGE=LABELS",
-                   help="another photo and what it shows (position/journal, truth or observation file)")
+    p.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="IMAGE=LABELS",
+        help="another photo and what it shows (position/journal, truth or observation file)",
+    )
     p.add_argument("--pack", help="an art pack folder (e.g. from render photo-pack) for tiles not on the table")
     p.add_argument("--layout", help="table layout JSON (default: the shipped 4-player table)")
     p.add_argument("--seats", metavar="I,J,…", help="layout seats of the players (default: 0,2 for two players)")
@@ -114,7 +119,9 @@ def _seat_order(text: str | None, players: int, seats_in_layout: int) -> list[in
     return list(range(players))
 
 
-def labels_from_file(path: str, colours: str | None, profile: Any, move: int | None = None) -> tuple[Any, dict[int, str], int]:
+def labels_from_file(
+    path: str, colours: str | None, profile: Any, move: int | None = None
+) -> tuple[Any, dict[int, str], int]:
     """(observation, seat colours, players) from a truth, observation, or game file."""
     from rules.game import game_from_data
 
@@ -167,7 +174,9 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         labels, seats = labels_from_state(state)
         players = args.players
     else:
-        labels, seats, players = labels_from_file(args.game or args.truth or args.labels, args.colours, profile, args.move)
+        labels, seats, players = labels_from_file(
+            args.game or args.truth or args.labels, args.colours, profile, args.move
+        )
     layout = resolve_layout(args.layout)
     order = _seat_order(args.seats, players, len(layout.seats))  # as tribes-companion render seats them
     seated = layout.with_seats(order)
@@ -231,7 +240,9 @@ def cmd_recognize(args: argparse.Namespace) -> int:
 
             out = Path(args.annotate)
             out.parent.mkdir(parents=True, exist_ok=True)
-            if not cv2.imwrite(str(out), draw(image, obs, rec.regions, rec.last_result.registration if rec.last_result else None)):
+            if not cv2.imwrite(
+                str(out), draw(image, obs, rec.regions, rec.last_result.registration if rec.last_result else None)
+            ):
                 raise VisionError(f"{out}: could not write the image")
 
     if not args.stream:
@@ -264,7 +275,10 @@ def summary(obs: Any, name: str) -> str:
         return f"{name}: table not found (markers seen: {list(obs.markers) or 'none'})"
     if not obs.settled:
         return f"{name}: moving (hand or pieces in motion): not read"
-    lines = [f"{name}: registered with markers {list(obs.markers)}" + (f"; hidden: {', '.join(obs.hidden)}" if obs.hidden else "")]
+    lines = [
+        f"{name}: registered with markers {list(obs.markers)}"
+        + (f"; hidden: {', '.join(obs.hidden)}" if obs.hidden else "")
+    ]
     seats = sorted({h.seat for h in obs.hexes})
     for s in seats:
         tiles = [h for h in obs.hexes if h.seat == s and h.tile]
@@ -274,12 +288,17 @@ def summary(obs: Any, name: str) -> str:
             k = "exhausted" if h.exhausted else str(h.resource)
             kinds[k] = kinds.get(k, 0) + 1
         low = sum(1 for h in tiles if min(h.tile_conf, h.resource_conf, h.members_conf) < 0.8)
-        lines.append(f"  seat {s}: {len(tiles)} tiles ({', '.join(f'{v} {k}' for k, v in sorted(kinds.items()))}), "
-                     f"{members} members" + (f", {low} uncertain" if low else ""))
+        lines.append(
+            f"  seat {s}: {len(tiles)} tiles ({', '.join(f'{v} {k}' for k, v in sorted(kinds.items()))}), "
+            f"{members} members" + (f", {low} uncertain" if low else "")
+        )
     row = [f"{s.tile}{'*' if s.event else ''}" + (f"({s.shells})" if s.shells else "") for s in obs.row if s.tile]
     lines.append(f"  row: {' '.join(row)}")
-    up = [f"{b.era}.{b.col}={b.tile}" + (f"[{','.join(c or '-' for c in b.stones)}]" if b.stones else "")
-          for b in obs.board if b.tile]
+    up = [
+        f"{b.era}.{b.col}={b.tile}" + (f"[{','.join(c or '-' for c in b.stones)}]" if b.stones else "")
+        for b in obs.board
+        if b.tile
+    ]
     lines.append(f"  board: {' '.join(up) or 'all face down'}")
     tracks: dict[str, list[str]] = {}
     for t in obs.tracks:
