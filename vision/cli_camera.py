@@ -170,7 +170,8 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if args.setup:
         if not args.players:
             raise VisionError("--setup needs --players N")
-        state = apply(new_game(args.players, profile), parse_move(args.setup))
+        players_list = [f"Player {i + 1}" for i in range(args.players)]
+        state = apply(new_game(players_list, profile), parse_move(args.setup))
         labels, seats = labels_from_state(state)
         players = args.players
     else:

@@ -367,7 +367,7 @@ class Enroller:
         names: list[str] = []
         tiles = {(h.seat, h.hex): h for h in labels.hexes}
         for seat in sorted(seats):
-            own = {h for (s, h) in tiles if s == seat}
+            own = {h for (s, h), r in tiles.items() if s == seat and r.tile}
             empties: set[tuple[int, int]] = set()
             for h in own | set(START_TRIANGLE):
                 empties.update(n for n in neighbours(h) if n not in own)

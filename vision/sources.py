@@ -229,7 +229,7 @@ def open_source(spec: str, settings: CameraSettings | None = None) -> FrameSourc
     p = Path(text)
     if p.is_dir():
         return FolderSource(p)
-    if p.suffix.lower() in VIDEO_TYPES or p.is_file():
+    if p.is_file():
         return OpenCVSource(text, settings)
     raise SourceError(f"{text}: no such camera, video file, folder or URL")
 

@@ -1,0 +1,134 @@
+"""Speed and memory of the camera pipeline on 1920 x 1080 frames (figures for docs/benchmarks.md).
+
+Run from the repository root::
+
+    PYTHONPATH=. python benchmarks/vision_speed.py              # ~1 minute
+    PYTHONPATH=. python benchmarks/vision_speed.py --frames 20
+
+First the frames are rendered (held-out ``sketch`` pack, tilted camera with lens distortion, warm
+light, 4 players, positions spread over a game) and an enrollment is made from the setup frame;
+both are written to a temporary folder. Then a **fresh process** that imports only the pipeline
+(no renderer) reads them, so its peak resident memory is the pipeline's own:
+
+* ``fixed camera``: one recognizer reads every frame, as with a camera on a tripod (the
+  registration is kept and the window maps are reused; all readers run on every frame);
+* ``single photo``: a new registration for every frame (``recognize IMAGE``), maps computed afresh.
+
+Reported: median and 90th percentile milliseconds per stage and in total, and the peak RSS. The
+machine is shared; figures move with its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(var, "1")
+
+
+def render(folder: Path, frames: int) -> None:
+    import cv2
+    import numpy as np
+
+    from rules.game import simulate
+    from rules.profile import default_profile
+    from vision.artpack import builtin_pack
+    from vision.camera import Camera
+    from vision.effects import Effects
+    from vision.enrollment import Enroller, labels_from_state
+    from vision.layout import default_layout
+    from vision.lighting import Light
+    from vision.render import Renderer
+
+    lay = default_layout()
+    game = simulate(4, 424242, "greedy")
+    r = Renderer(lay, builtin_pack("sketch"), "walnut", seed=1)
+    cam = Camera.framing(lay, width=1920, height=1080, tilt=22, azimuth=130, roll=4, fov=70, dist=(-0.06, 0.01, 0, 0, 0))
+    light = Light(kelvin=3200, white_balance=0.5, unevenness=0.3)
+    fx = Effects(noise=3.0)
+    setup = r.render(game.states[1], cam, light, fx).image
+    en = Enroller(lay, default_profile())
+    obs, seats = labels_from_state(game.states[1])
+    en.add_frame(setup, obs, seats)
+    en.build().save(folder / "box.json")
+    for i, mv in enumerate(np.linspace(20, len(game.states) - 1, frames).round().astype(int)):
+        cv2.imwrite(str(folder / f"f{i:03d}.png"), r.render(game.states[int(mv)], cam, light, fx, frame_seed=i).image)
+
+
+def measure(folder: Path, threads: int) -> dict[str, object]:
+    import cv2
+    import numpy as np
+
+    cv2.setNumThreads(threads)
+    from rules.profile import default_profile
+    from vision.layout import default_layout
+    from vision.recognizer import Recognizer
+
+    lay, prof = default_layout(), default_profile()
+    files = sorted(folder.glob("f*.png"))
+    images = [cv2.imread(str(p)) for p in files]
+    out: dict[str, object] = {}
+    for scenario in ("fixed camera", "single photo"):
+        rec = Recognizer(lay, prof, folder / "box.json", stream=False, threads=threads)
+        rec.read(images[0])  # warm-up (first onnxruntime run, maps)
+        per: dict[str, list[float]] = {}
+        for img in images * 2:
+            if scenario == "single photo":
+                rec.reset()
+                rec.sampler._maps.clear()
+            t0 = time.perf_counter()
+            obs = rec.read(img)
+            wall = (time.perf_counter() - t0) * 1000
+            assert obs.registered
+            for k, v in rec.timings.items():
+                per.setdefault(k, []).append(v)
+            per.setdefault("wall", []).append(wall)
+        out[scenario] = {k: (round(float(np.median(v)), 2), round(float(np.percentile(v, 90)), 2)) for k, v in per.items()}
+    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    out["frames"] = len(images)
+    out["threads"] = threads
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="camera pipeline speed and memory")
+    ap.add_argument("--frames", type=int, default=16)
+    ap.add_argument("--threads", type=int, default=1, help="OpenCV and onnxruntime threads (default 1)")
+    ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # internal: the measuring process
+    a = ap.parse_args(argv)
+    if a.measure:
+        print(json.dumps(measure(a.measure, a.threads)))
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        render(folder, a.frames)
+        env = dict(os.environ, PYTHONPATH=os.environ.get("PYTHONPATH", "."))
+        res = subprocess.run(
+            [sys.executable, __file__, "--measure", str(folder), "--threads", str(a.threads)],
+            env=env, capture_output=True, text=True, check=False,
+        )
+        if res.returncode != 0:
+            sys.stderr.write(res.stderr)
+            return res.returncode
+        data = json.loads(res.stdout.strip().splitlines()[-1])
+    print(json.dumps(data, indent=1))
+    for scenario in ("fixed camera", "single photo"):
+        d = data[scenario]
+        print(f"\n{scenario} ({data['frames'] * 2} reads, {data['threads']} thread(s)); median / p90 ms")
+        print("| stage | median | p90 |\n|---|---|---|")
+        for k, (med, p90) in d.items():
+            print(f"| {k} | {med} | {p90} |")
+    print(f"\npeak resident memory of the pipeline process: {data['peak_rss_mb']} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
