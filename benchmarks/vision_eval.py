@@ -67,7 +67,12 @@ from vision.render import Renderer  # noqa: E402
 from vision.table import LandTile, TableModel  # noqa: E402
 from vision.textures import TEXTURES  # noqa: E402
 
-KELVIN_BINS = ((2700, 3500, "2700-3500"), (3500, 4500, "3500-4500"), (4500, 5500, "4500-5500"), (5500, 6501, "5500-6500"))
+KELVIN_BINS = (
+    (2700, 3500, "2700-3500"),
+    (3500, 4500, "3500-4500"),
+    (4500, 5500, "4500-5500"),
+    (5500, 6501, "5500-6500"),
+)
 TILT_BINS = ((0, 10, "0-10"), (10, 20, "10-20"), (20, 30, "20-30"), (30, 35.01, "30-35"))
 
 
@@ -84,8 +89,17 @@ def session_conditions(s: int, n: int, layout: Any) -> dict[str, Any]:
     cam = None
     for _ in range(8):
         try:
-            cam = Camera.framing(layout, width=1920, height=1080, tilt=tilt, azimuth=float(rng.uniform(0, 360)),
-                                 roll=float(rng.normal(0, 5)), fov=fov, dist=dist, margin=float(rng.uniform(0.0, 0.06)))
+            cam = Camera.framing(
+                layout,
+                width=1920,
+                height=1080,
+                tilt=tilt,
+                azimuth=float(rng.uniform(0, 360)),
+                roll=float(rng.normal(0, 5)),
+                fov=fov,
+                dist=dist,
+                margin=float(rng.uniform(0.0, 0.06)),
+            )
             break
         except CameraError:
             dist = (dist[0] / 2, dist[1] / 2, 0.0, 0.0, 0.0)
@@ -142,11 +156,20 @@ def tile_photo(face: np.ndarray, hexagonal: bool, size_mm: float, seed: int) -> 
     mask = np.full((h, w), 255, np.uint8)
     inside = cv2.warpAffine(mask, m, size) > 127
     page[inside] = cv2.warpAffine(face, m, size)[inside]
-    cam = Camera.looking_at((105, 148.5), 330, width=1600, height=1200, tilt=float(rng.uniform(5, 30)),
-                            azimuth=float(rng.uniform(0, 360)), roll=float(rng.normal(0, 8)), fov=55)
+    cam = Camera.looking_at(
+        (105, 148.5),
+        330,
+        width=1600,
+        height=1200,
+        tilt=float(rng.uniform(5, 30)),
+        azimuth=float(rng.uniform(0, 360)),
+        roll=float(rng.normal(0, 8)),
+        fov=55,
+    )
     to_mm = np.array([[1 / k, 0, 0.5 / k], [0, 1 / k, 0.5 / k], [0, 0, 1]])
-    img = cv2.warpPerspective(page, cam.table_homography() @ to_mm, (cam.width, cam.height), flags=cv2.INTER_AREA,
-                              borderValue=(60, 70, 80))
+    img = cv2.warpPerspective(
+        page, cam.table_homography() @ to_mm, (cam.width, cam.height), flags=cv2.INTER_AREA, borderValue=(60, 70, 80)
+    )
     gain = np.linspace(0.85, 1.1, img.shape[1])[None, :, None] * np.array([0.95, 1.0, 1.06])
     img = np.clip(img * gain, 0, 255).astype(np.uint8)
     return EffectsApplier(seed).apply(img, Effects(noise=3, jpeg=85), rng)
@@ -171,7 +194,9 @@ def one_of_each(state: Any) -> TableModel:
     spots = [(-1, 0), (-1, 1), (0, -1), (1, -1), (2, -1), (2, 0), (1, 1), (0, 2), (-1, 2)]
     land = model.seats[0].land
     free = [h for h in spots if h not in land]
-    todo = [LandTile(r) for r in state.profile.resources if r not in seen] + [LandTile(state.profile.resources[0], True)]
+    todo = [LandTile(r) for r in state.profile.resources if r not in seen] + [
+        LandTile(state.profile.resources[0], True)
+    ]
     for h, t in zip(free, todo, strict=False):
         land[h] = t
     return model
@@ -204,7 +229,11 @@ def score(read: Observation, truth: Observation) -> dict[str, tuple[int, int]]:
     rh = {(h.seat, h.hex): h for h in read.hexes}
     for h in truth.hexes:
         r = rh.get((h.seat, h.hex))
-        ok = r is not None and r.tile == h.tile and (not h.tile or (r.resource == h.resource and r.exhausted == h.exhausted))
+        ok = (
+            r is not None
+            and r.tile == h.tile
+            and (not h.tile or (r.resource == h.resource and r.exhausted == h.exhausted))
+        )
         add("tile type per hex", ok)
         if h.tile:
             add("members per hex", r is not None and dict(r.members) == dict(h.members))
@@ -213,8 +242,11 @@ def score(read: Observation, truth: Observation) -> dict[str, tuple[int, int]]:
     for s in occupied:
         r = rr.get(s.slot)
         add("shells per row slot", r is not None and r.shells == s.shells)
-    add("action row exact", [(s.slot, s.tile, s.event) for s in read.row if s.tile is not None]
-        == [(s.slot, s.tile, s.event) for s in occupied])
+    add(
+        "action row exact",
+        [(s.slot, s.tile, s.event) for s in read.row if s.tile is not None]
+        == [(s.slot, s.tile, s.event) for s in occupied],
+    )
     rs = {s.seat: s.count for s in read.shells}
     for s in truth.shells:
         add("shells per seat", rs.get(s.seat) == s.count)
@@ -254,8 +286,12 @@ def main(argv: list[str] | None = None) -> int:
     photos = photographed_pack(pack, layout)
     kinds = ["model", "histogram"] if not a.baseline_only else ["histogram"]
     totals: dict[str, dict[str, list[int]]] = {k: defaultdict(lambda: [0, 0]) for k in kinds}
-    by_light: dict[str, dict[str, dict[str, list[int]]]] = {k: defaultdict(lambda: defaultdict(lambda: [0, 0])) for k in kinds}
-    by_tilt: dict[str, dict[str, dict[str, list[int]]]] = {k: defaultdict(lambda: defaultdict(lambda: [0, 0])) for k in kinds}
+    by_light: dict[str, dict[str, dict[str, list[int]]]] = {
+        k: defaultdict(lambda: defaultdict(lambda: [0, 0])) for k in kinds
+    }
+    by_tilt: dict[str, dict[str, dict[str, list[int]]]] = {
+        k: defaultdict(lambda: defaultdict(lambda: [0, 0])) for k in kinds
+    }
     perfect = {k: [0, 0] for k in kinds}
     reg_fresh = [0, 0]
     reg_err: list[float] = []
@@ -286,7 +322,9 @@ def main(argv: list[str] | None = None) -> int:
             if res.registration is not None:
                 reg_fresh[0] += 1
                 cen = np.array([h["center"] for h in fr.truth["hexes"] if h["in_view"]])
-                mm = np.array([seated.hex_center(h["seat"], tuple(h["hex"])) for h in fr.truth["hexes"] if h["in_view"]])
+                mm = np.array(
+                    [seated.hex_center(h["seat"], tuple(h["hex"])) for h in fr.truth["hexes"] if h["in_view"]]
+                )
                 if len(cen):
                     reg_err.append(float(np.linalg.norm(res.registration.project(mm) - cen, axis=1).mean()))
             for k in kinds:
@@ -312,23 +350,43 @@ def main(argv: list[str] | None = None) -> int:
                 f"{k}: " + ", ".join(f"{kind.split()[0]} {v[0] / max(v[1], 1):.4f}" for kind, v in totals[k].items())
                 for k in kinds
             )
-            print(f"session {s + 1}/{a.sessions} ({players}p, {cond['light'].kelvin:.0f} K, tilt "
-                  f"{cond['camera'].tilt:.0f}, {cond['texture']}; {time.time() - t0:.0f} s): {line}", file=sys.stderr,
-                  flush=True)
+            print(
+                f"session {s + 1}/{a.sessions} ({players}p, {cond['light'].kelvin:.0f} K, tilt "
+                f"{cond['camera'].tilt:.0f}, {cond['texture']}; {time.time() - t0:.0f} s): {line}",
+                file=sys.stderr,
+                flush=True,
+            )
     result = {
-        "command": "PYTHONPATH=. python benchmarks/vision_eval.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": "PYTHONPATH=. python benchmarks/vision_eval.py "
+        + " ".join(argv if argv is not None else sys.argv[1:]),
         "sessions": a.sessions,
         "frames": a.sessions * a.frames,
         "seconds": round(time.time() - t0),
-        "registration_fresh": {"ok": reg_fresh[0], "total": reg_fresh[1], "rate": reg_fresh[0] / max(reg_fresh[1], 1),
-                               "mean_hex_centre_error_px": float(np.mean(reg_err)) if reg_err else None,
-                               "p99_hex_centre_error_px": float(np.percentile(reg_err, 99)) if reg_err else None},
+        "registration_fresh": {
+            "ok": reg_fresh[0],
+            "total": reg_fresh[1],
+            "rate": reg_fresh[0] / max(reg_fresh[1], 1),
+            "mean_hex_centre_error_px": float(np.mean(reg_err)) if reg_err else None,
+            "p99_hex_centre_error_px": float(np.percentile(reg_err, 99)) if reg_err else None,
+        },
         "results": {
             k: {
-                "overall": {kind: {"ok": v[0], "total": v[1], "rate": v[0] / max(v[1], 1)} for kind, v in totals[k].items()},
-                "perfect_frames": {"ok": perfect[k][0], "total": perfect[k][1], "rate": perfect[k][0] / max(perfect[k][1], 1)},
-                "by_kelvin": {b: {kind: round(v[0] / max(v[1], 1), 5) for kind, v in d.items()} for b, d in sorted(by_light[k].items())},
-                "by_tilt": {b: {kind: round(v[0] / max(v[1], 1), 5) for kind, v in d.items()} for b, d in sorted(by_tilt[k].items())},
+                "overall": {
+                    kind: {"ok": v[0], "total": v[1], "rate": v[0] / max(v[1], 1)} for kind, v in totals[k].items()
+                },
+                "perfect_frames": {
+                    "ok": perfect[k][0],
+                    "total": perfect[k][1],
+                    "rate": perfect[k][0] / max(perfect[k][1], 1),
+                },
+                "by_kelvin": {
+                    b: {kind: round(v[0] / max(v[1], 1), 5) for kind, v in d.items()}
+                    for b, d in sorted(by_light[k].items())
+                },
+                "by_tilt": {
+                    b: {kind: round(v[0] / max(v[1], 1), 5) for kind, v in d.items()}
+                    for b, d in sorted(by_tilt[k].items())
+                },
                 "median_ms": {st: round(float(np.median(v)), 2) for st, v in timings[k].items()},
             }
             for k in kinds
@@ -345,11 +403,15 @@ def main(argv: list[str] | None = None) -> int:
 def markdown(result: dict[str, Any]) -> str:
     """The tables for docs/benchmarks.md."""
     kinds = list(result["results"])
-    lines = [f"{result['frames']} frames in {result['sessions']} sessions; registration from scratch: "
-             f"{result['registration_fresh']['ok']}/{result['registration_fresh']['total']} "
-             f"({100 * result['registration_fresh']['rate']:.2f}%), mean hex-centre error "
-             f"{result['registration_fresh']['mean_hex_centre_error_px']:.2f} px", "",
-             "| fact | " + " | ".join(kinds) + " |", "|---|" + "---|" * len(kinds)]
+    lines = [
+        f"{result['frames']} frames in {result['sessions']} sessions; registration from scratch: "
+        f"{result['registration_fresh']['ok']}/{result['registration_fresh']['total']} "
+        f"({100 * result['registration_fresh']['rate']:.2f}%), mean hex-centre error "
+        f"{result['registration_fresh']['mean_hex_centre_error_px']:.2f} px",
+        "",
+        "| fact | " + " | ".join(kinds) + " |",
+        "|---|" + "---|" * len(kinds),
+    ]
     facts = list(result["results"][kinds[0]]["overall"])
     for fact in facts:
         cells = []
@@ -362,8 +424,13 @@ def markdown(result: dict[str, Any]) -> str:
     for part, title in (("by_kelvin", "colour temperature (K)"), ("by_tilt", "tilt (degrees)")):
         for k in kinds:
             d = result["results"][k][part]
-            lines += ["", f"{k}, by {title}:", "", "| " + title + " | " + " | ".join(facts) + " |",
-                      "|---|" + "---|" * len(facts)]
+            lines += [
+                "",
+                f"{k}, by {title}:",
+                "",
+                "| " + title + " | " + " | ".join(facts) + " |",
+                "|---|" + "---|" * len(facts),
+            ]
             for b, row in d.items():
                 lines.append(f"| {b} | " + " | ".join(f"{100 * row.get(f, float('nan')):.2f}" for f in facts) + " |")
     return "\n".join(lines)

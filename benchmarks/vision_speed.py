@@ -51,7 +51,9 @@ def render(folder: Path, frames: int) -> None:
     lay = default_layout()
     game = simulate(4, 424242, "greedy")
     r = Renderer(lay, builtin_pack("sketch"), "walnut", seed=1)
-    cam = Camera.framing(lay, width=1920, height=1080, tilt=22, azimuth=130, roll=4, fov=70, dist=(-0.06, 0.01, 0, 0, 0))
+    cam = Camera.framing(
+        lay, width=1920, height=1080, tilt=22, azimuth=130, roll=4, fov=70, dist=(-0.06, 0.01, 0, 0, 0)
+    )
     light = Light(kelvin=3200, white_balance=0.5, unevenness=0.3)
     fx = Effects(noise=3.0)
     setup = r.render(game.states[1], cam, light, fx).image
@@ -91,7 +93,9 @@ def measure(folder: Path, threads: int) -> dict[str, object]:
             for k, v in rec.timings.items():
                 per.setdefault(k, []).append(v)
             per.setdefault("wall", []).append(wall)
-        out[scenario] = {k: (round(float(np.median(v)), 2), round(float(np.percentile(v, 90)), 2)) for k, v in per.items()}
+        out[scenario] = {
+            k: (round(float(np.median(v)), 2), round(float(np.percentile(v, 90)), 2)) for k, v in per.items()
+        }
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     out["frames"] = len(images)
     out["threads"] = threads
@@ -113,7 +117,10 @@ def main(argv: list[str] | None = None) -> int:
         env = dict(os.environ, PYTHONPATH=os.environ.get("PYTHONPATH", "."))
         res = subprocess.run(
             [sys.executable, __file__, "--measure", str(folder), "--threads", str(a.threads)],
-            env=env, capture_output=True, text=True, check=False,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         if res.returncode != 0:
             sys.stderr.write(res.stderr)

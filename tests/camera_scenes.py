@@ -72,5 +72,7 @@ def enrollment() -> Enrollment:
     en.add_frame(frame(1).image, obs, seats, "setup")
     obs2, seats2 = labels_from_table(one_of_each())
     en.add_frame(extra_frame().image, obs2, seats2, "extra")
-    en.add_pack(builtin_pack("classic"), [k for k in builtin_pack("classic").faces if k.startswith(("event-", "achievement-"))])
+    en.add_pack(
+        builtin_pack("classic"), [k for k in builtin_pack("classic").faces if k.startswith(("event-", "achievement-"))]
+    )
     return en.build()

@@ -85,7 +85,10 @@ def test_recognize_errors(files, tmp_path, capsys):
         (["recognize", str(files / "bad.png"), "-e", str(box)], "not an image OpenCV can decode"),
         (["recognize", str(files / "mid.jpg"), "-e", str(box), "--models", str(tmp_path)], "models.json: missing"),
         (["recognize", str(files / "mid.jpg"), "-e", str(box), "--annotate", str(tmp_path / "a.gif")], "image type"),
-        (["recognize", str(tmp_path), "-e", str(box), "--stream", "--json", "--baseline", "--frames", "1"], "no images"),
+        (
+            ["recognize", str(tmp_path), "-e", str(box), "--stream", "--json", "--baseline", "--frames", "1"],
+            "no images",
+        ),
     ):
         assert main(argv) == 2
         err = capsys.readouterr().err

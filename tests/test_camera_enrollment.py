@@ -61,15 +61,15 @@ def test_broken_enrollment_files_name_the_problem(tmp_path):
     doc = json.loads(js.read_text())
     doc["colours"]["red"] = [1, 2]
     bad.write_text(json.dumps(doc))
-    with pytest.raises(EnrollmentError, match="colours.red: must be a list of 3 numbers"):
+    with pytest.raises(EnrollmentError, match=r"colours\.red: must be a list of 3 numbers"):
         Enrollment.load(bad)
     doc = json.loads(js.read_text())
     doc["labels"]["hex"] = doc["labels"]["hex"][:-1]
     bad.write_text(json.dumps(doc))
-    with pytest.raises(EnrollmentError, match="holds 660|holds \\d+ windows for \\d+ labels"):
+    with pytest.raises(EnrollmentError, match=r"holds \d+ windows for \d+ labels"):
         Enrollment.load(bad)
     npz.unlink()
-    with pytest.raises(EnrollmentError, match="box.npz: missing"):
+    with pytest.raises(EnrollmentError, match=r"box\.npz: missing"):
         Enrollment.load(js)
     npz.write_bytes(b"garbage")
     with pytest.raises(EnrollmentError, match="cannot read the example windows"):

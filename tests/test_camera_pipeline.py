@@ -97,6 +97,7 @@ def test_baseline_reads_row_board_tracks_and_most_tiles(baseline):
     obs = baseline.read(fr.image)
     truth = observation_from_truth(fr.truth)
     assert obs.registered and obs.settled and obs.hidden == ()
+
     # the action row is solved as an assignment: the action tiles exactly where the truth has them
     # (which event is which is left to the models: colour histograms confuse the events' art)
     def actions(o: Observation) -> list[tuple[int, str | None, bool]]:
@@ -157,7 +158,7 @@ def test_missing_or_corrupt_models_fail_clearly(tmp_path):
         Recognizer(lay, prof, enr, models=tmp_path / "none")
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(ModelError, match="models.json: missing"):
+    with pytest.raises(ModelError, match=r"models\.json: missing"):
         Recognizer(lay, prof, enr, models=empty)
     folder = tmp_path / "models"
     shutil.copytree(default_models_dir(), folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))

@@ -3,6 +3,7 @@ hidden by arms; a bumped camera; frames without markers; the distortion model an
 
 from __future__ import annotations
 
+import camera_scenes as cs
 import cv2
 import numpy as np
 import pytest
@@ -11,8 +12,6 @@ from vision.layout import default_layout
 from vision.regions import patch_set
 from vision.registration import Registrar, Registration, fit_registration
 from vision.sampling import Sampler, window_pixels
-
-import camera_scenes as cs
 
 
 def _hex_error(reg: Registration, truth: dict) -> np.ndarray:
