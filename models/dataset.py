@@ -249,11 +249,35 @@ class Generator:
         if norm is None:
             return None
         table = table_colour(img, reg, regions, sampler, norm)
+        seats = list(range(len(model.seats)))
+        sup = sampler.sample(img, reg, regions.supply_patches(seats))
+        disc = _disc(sup.shape[1], 0.42)
+        refs = {}
+        for i, s in enumerate(seats):
+            col, spread = piece_colour(lab(norm.apply(sup[i]))[disc], table, share=0.2)
+            refs[s] = np.concatenate([col, [spread]]).astype(np.float32)
+        shell_ref = None
+        with_shells = [st["seat"] for st in truth["seats"] if st["shells"] >= 3]
+        if with_shells:
+            sp = sampler.sample(img, reg, regions.shell_patches(with_shells))
+            sd = _disc(sp.shape[1], 0.45)
+            px = np.concatenate([lab(norm.apply(sp[i]))[sd] for i in range(len(with_shells))])
+            shell_ref = np.concatenate([piece_colour(px, table, share=0.08)[0], [5.0]]).astype(np.float32)
+        nan = np.full(4, np.nan, np.float32)
+
+        def occ(*cols: np.ndarray | None) -> np.ndarray:
+            """Occluder colours of a window (Lab + spread per row; unused rows NaN)."""
+            rows = [c for c in cols if c is not None][:4]
+            return np.stack(rows + [nan] * (4 - len(rows)))
+
+        every_seat = occ(*[refs[s] for s in seats])
         out: dict[str, list[Any]] = {
             k: []
             for k in (
                 "tiles",
                 "tile_labels",
+                "tile_kinds",
+                "tile_occluders",
                 "members",
                 "member_counts",
                 "member_refs",
@@ -289,6 +313,8 @@ class Generator:
         for i in np.nonzero(ok)[0]:
             out["tiles"].append(to_u8(win[i]))
             out["tile_labels"].append(labels[i])
+            out["tile_kinds"].append(0)
+            out["tile_occluders"].append(occ(refs[cells[i][0]]))
         rp = regions.row_patches()
         rwin = norm.apply(sampler.sample(img, reg, rp))
         rin = sampler.inside(reg, rp)
@@ -302,6 +328,8 @@ class Generator:
                 lab_ = f"{pack.name}/{'event' if s['event'] else 'action'}-{s['tile']}"
             out["tiles"].append(to_u8(rwin[i]))
             out["tile_labels"].append(lab_)
+            out["tile_kinds"].append(1)
+            out["tile_occluders"].append(occ(shell_ref))
         bp = regions.board_patches()
         bwin = norm.apply(sampler.sample(img, reg, bp))
         bin_ = sampler.inside(reg, bp)
@@ -313,6 +341,8 @@ class Generator:
             face = f"achievement-{b['tile']}" if b["face_up"] and b["tile"] else f"achievement-back-{b['era']}"
             out["tiles"].append(to_u8(bwin[i]))
             out["tile_labels"].append(f"{pack.name}/{face}")
+            out["tile_kinds"].append(2)
+            out["tile_occluders"].append(every_seat)
         # faces laid out as enrollment from an art pack does
         keys = sorted(k for k in pack.faces if not k.startswith("event-back"))
         for k in rng.choice(len(keys), size=8, replace=False):
@@ -336,13 +366,12 @@ class Generator:
             w = w * rng.uniform(0.85, 1.15, 3).astype(np.float32)
             out["tiles"].append(to_u8(w))
             out["tile_labels"].append(f"{pack.name}/{key}")
+            out["tile_kinds"].append(0 if hexagonal else 2 if key.startswith("achievement") else 1)
+            if hexagonal:
+                out["tile_occluders"].append(occ(refs[int(rng.integers(0, len(seats)))]))
+            else:
+                out["tile_occluders"].append(every_seat if key.startswith("achievement") else occ(shell_ref))
         # --- members -------------------------------------------------------------------------------
-        seats = list(range(len(model.seats)))
-        sup = sampler.sample(img, reg, regions.supply_patches(seats))
-        disc = _disc(sup.shape[1], 0.42)
-        refs = {}
-        for i, s in enumerate(seats):
-            refs[s] = piece_colour(lab(norm.apply(sup[i]))[disc], table, share=0.2)
         tiles = [
             (int(h["seat"]), (int(h["hex"][0]), int(h["hex"][1])), sum(h["members"].values()))
             for h in truth["hexes"]
@@ -357,14 +386,9 @@ class Generator:
                 if cin[i]:
                     out["members"].append(to_u8(cwin[i]))
                     out["member_counts"].append(n)
-                    out["member_refs"].append(np.concatenate([refs[s][0], [refs[s][1]]]))
+                    out["member_refs"].append(refs[s])
         # --- shells --------------------------------------------------------------------------------
-        with_shells = [st["seat"] for st in truth["seats"] if st["shells"] >= 3]
-        if with_shells:
-            sp = sampler.sample(img, reg, regions.shell_patches(with_shells))
-            sd = _disc(sp.shape[1], 0.45)
-            px = np.concatenate([lab(norm.apply(sp[i]))[sd] for i in range(len(with_shells))])
-            shell_ref = np.concatenate([piece_colour(px, table, share=0.08)[0], [5.0]])
+        if shell_ref is not None:
             sp_all = regions.shell_patches(seats)
             sin = sampler.inside(reg, sp_all)
             swin = norm.apply(sampler.sample(img, reg, sp_all))
@@ -415,6 +439,8 @@ def generate(out_dir: Path, frames: int, shard: int, shards: int, first_seed: in
         path,
         tiles=np.stack(acc["tiles"]),
         tile_labels=np.array(acc["tile_labels"]),
+        tile_kinds=np.array(acc["tile_kinds"], np.int8),
+        tile_occluders=np.stack(acc["tile_occluders"]).astype(np.float32),
         members=np.stack(acc["members"]),
         member_counts=np.array(acc["member_counts"], np.int16),
         member_refs=np.stack(acc["member_refs"]).astype(np.float32),

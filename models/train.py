@@ -87,9 +87,11 @@ def build_nets() -> tuple[Any, Any]:
     class CountNet(nn.Module):
         def __init__(self, classes: int) -> None:
             super().__init__()
-            self.body = nn.Sequential(*block(4, 16, 2), *block(16, 32, 2), *block(32, 48, 1), *block(48, 64, 2))
+            self.body = nn.Sequential(
+                *block(4, 16, 2), *block(16, 32, 2), *block(32, 48, 1), *block(48, 64, 2), *block(64, 64, 2)
+            )
             self.head = nn.Sequential(
-                nn.Flatten(), nn.Linear(64 * 6 * 6, 128), nn.ReLU(inplace=True), nn.Linear(128, classes)
+                nn.Flatten(), nn.Linear(64 * 3 * 3, 128), nn.ReLU(inplace=True), nn.Linear(128, classes)
             )
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -168,7 +170,7 @@ def train_tiles(data: dict[str, np.ndarray], epochs: int, seed: int, log: dict[s
             opt.step()
             sched.step()
             step += 1
-            tot += float(loss) * len(sel)
+            tot += float(loss.detach()) * len(sel)
             correct += int((logits.argmax(1) == yb).sum())
             count += len(sel)
         print(
@@ -295,7 +297,7 @@ def train_counter(
             loss.backward()
             opt.step()
             sched.step()
-            tot += float(loss) * len(sel)
+            tot += float(loss.detach()) * len(sel)
             count += len(sel)
         acc = evaluate_counter(net, inputs, val, y)
         print(
@@ -377,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count-epochs", type=int, default=14)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--only", choices=("tiles", "members", "shells"), help="train one model only")
+    ap.add_argument("--only", nargs="+", choices=("tiles", "members", "shells"), help="train these models only")
     a = ap.parse_args(argv)
     import torch
 
@@ -389,15 +391,16 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     a.out.mkdir(parents=True, exist_ok=True)
     manifest_path = a.out / "models.json"
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"models": {}, "baseline": {}}
-    if a.only in (None, "tiles"):
+    manifest: dict[str, Any] = {"models": {}, "baseline": {}}
+    only = set(a.only or ("tiles", "members", "shells"))
+    if "tiles" in only:
         net = train_tiles(data, a.tile_epochs, a.seed, log)
         export(net, a.out / "tiles.onnx", 3, 40, normalise=True)
         manifest["models"]["tiles"] = {"file": "tiles.onnx", "px": 40, "channels": 3, "outputs": 64}
     sc = data["shell_counts"].astype(np.int64)
     row = sc >= 100
     shell_counts = np.where(row, sc - 100, sc)
-    if a.only in (None, "members"):
+    if "members" in only:
         net = train_counter(
             "members",
             data["members"],
@@ -413,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         manifest["baseline"]["member_unit"] = round(
             baseline_units(data["members"], data["member_counts"].astype(np.int64), data["member_refs"]), 2
         )
-    if a.only in (None, "shells"):
+    if "shells" in only:
         net = train_counter(
             "shells", data["shells"], shell_counts, data["shell_refs"], MAX_SHELLS + 1, a.count_epochs, a.seed + 1, log
         )
@@ -422,11 +425,15 @@ def main(argv: list[str] | None = None) -> int:
         manifest["baseline"]["shell_unit"] = round(
             baseline_units(data["shells"][~row], shell_counts[~row], data["shell_refs"][~row]), 2
         )
-    for _name, m in manifest["models"].items():
+    for m in manifest["models"].values():
         p = a.out / m["file"]
         m["sha256"] = sha256(p)
         m["bytes"] = p.stat().st_size
-    manifest_path.write_text(json.dumps(manifest, indent=1) + "\n")
+    # merge with what another training process (other models) wrote meanwhile
+    old = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    old.setdefault("models", {}).update(manifest["models"])
+    old.setdefault("baseline", {}).update(manifest["baseline"])
+    manifest_path.write_text(json.dumps(old, indent=1) + "\n")
     log["seconds_total"] = round(time.time() - t0)
     log["seed"] = a.seed
     log["threads"] = a.threads
