@@ -100,6 +100,28 @@ def build_nets() -> tuple[Any, Any]:
     return TilesNet, CountNet
 
 
+def prepare_tiles(
+    x: np.ndarray, kinds: np.ndarray, occluders: np.ndarray, rng: np.random.Generator | None
+) -> np.ndarray:
+    """Hide the pieces (occluder colours, jittered in training) and, for landscape windows, what lies
+    outside the hexagon — exactly as :class:`vision.encoder.TileEncoder` does at run time."""
+    from vision.occlusion import hex_only, hex_window_mask, hide_colours
+    from vision.readers.base import colour_sigma
+
+    out = np.empty_like(x)
+    mask = hex_window_mask(40, 48.0, 40.0)
+    for i in range(len(x)):
+        cols = []
+        for row in occluders[i]:
+            if np.isnan(row[0]):
+                continue
+            ref = row[:3] + (rng.normal(0, [2.0, 2.5, 2.5]) if rng is not None else 0.0)
+            cols.append((ref.astype(np.float32), colour_sigma(float(row[3]))))
+        w = hide_colours(x[i : i + 1], cols)
+        out[i] = hex_only(w, mask)[0] if kinds[i] == 0 else w[0]
+    return out
+
+
 def augment_tiles(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Channel gains, brightness, blur-free noise and small shifts on a batch (N x 40 x 40 x 3)."""
     n = len(x)
@@ -159,7 +181,11 @@ def train_tiles(data: dict[str, np.ndarray], epochs: int, seed: int, log: dict[s
         tot, correct, count = 0.0, 0, 0
         for b in range(len(perm) // bs):
             sel = perm[b * bs : (b + 1) * bs]
-            xb = augment_tiles(from_u8(data["tiles"][tr_idx[sel]]), rng)
+            rows = tr_idx[sel]
+            xb = prepare_tiles(
+                from_u8(data["tiles"][rows]), data["tile_kinds"][rows], data["tile_occluders"][rows], rng
+            )
+            xb = augment_tiles(xb, rng)
             yb = torch.from_numpy(y[sel])
             emb = F.normalize(net(torch.from_numpy(to_nchw(xb))), dim=1)
             logits = emb @ F.normalize(w, dim=1).T
@@ -191,6 +217,11 @@ def train_tiles(data: dict[str, np.ndarray], epochs: int, seed: int, log: dict[s
     return net
 
 
+def prepared(data: dict[str, np.ndarray], rows: np.ndarray) -> np.ndarray:
+    """Windows ``rows`` prepared as at run time (no jitter)."""
+    return prepare_tiles(from_u8(data["tiles"][rows]), data["tile_kinds"][rows], data["tile_occluders"][rows], None)
+
+
 def nn_transfer(net: Any, data: dict[str, np.ndarray], held: np.ndarray, rng: np.random.Generator) -> dict[str, Any]:
     """Nearest-neighbour accuracy on held-out pack variants: per variant and window kind, half the
     windows of each identity enrolled, the other half queried against every identity of that
@@ -203,7 +234,7 @@ def nn_transfer(net: Any, data: dict[str, np.ndarray], held: np.ndarray, rng: np
     with torch.no_grad():
         feats = np.concatenate(
             [
-                F.normalize(net(torch.from_numpy(to_nchw(from_u8(data["tiles"][idx[i : i + 512]])))), dim=1).numpy()
+                F.normalize(net(torch.from_numpy(to_nchw(prepared(data, idx[i : i + 512])))), dim=1).numpy()
                 for i in range(0, len(idx), 512)
             ]
         )

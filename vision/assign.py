@@ -17,10 +17,17 @@ BIG = 1e9
 def assign(cost: np.ndarray) -> tuple[np.ndarray, float]:
     """Column chosen for each row (distinct columns) minimising the summed cost, and that sum.
     ``cost`` is rows x cols with rows <= cols; use a large finite value for forbidden pairs."""
+    cols, total, _, _ = _hungarian(cost)
+    return cols, total
+
+
+def _hungarian(cost: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """Assignment plus the dual potentials ``u`` (rows) and ``v`` (columns): ``cost - u - v >= 0``
+    everywhere and ``= 0`` on the chosen pairs."""
     c = np.asarray(cost, np.float64)
     n, m = c.shape
     if n == 0:
-        return np.zeros(0, np.int64), 0.0
+        return np.zeros(0, np.int64), 0.0, np.zeros(0), np.zeros(m)
     if n > m:
         raise ValueError(f"assignment needs rows <= columns, got {n} x {m}")
     u = np.zeros(n + 1)
@@ -60,7 +67,19 @@ def assign(cost: np.ndarray) -> tuple[np.ndarray, float]:
     for j in range(1, m + 1):
         if p[j]:
             cols[p[j] - 1] = j - 1
-    return cols, float(c[np.arange(n), cols].sum())
+    return cols, float(c[np.arange(n), cols].sum()), u[1:], v[1:]
+
+
+def assign_with_bounds(cost: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+    """:func:`assign` plus, per row, a lower bound of the extra cost of giving that row another
+    column: its smallest reduced cost ``cost - u - v`` over the other columns (linear programming
+    duality; no re-solving, so it is cheap). ``inf`` when there is no other column."""
+    c = np.asarray(cost, np.float64)
+    cols, total, u, v = _hungarian(c)
+    red = c - u[:, None] - v[None, :]
+    red[np.arange(len(cols)), cols] = np.inf
+    bounds = red.min(axis=1) if c.shape[1] > 1 else np.full(len(cols), np.inf)
+    return cols, total, np.maximum(bounds, 0.0)
 
 
 def assign_with_margins(cost: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:

@@ -76,11 +76,16 @@ def read_tones(tone_patches: np.ndarray) -> np.ndarray:
 
 
 def lab(bgr01: np.ndarray) -> np.ndarray:
-    """CIE Lab (L 0..100, a and b about -128..127) of normalised BGR (float, 0..1, any shape x 3)."""
-    x = np.clip(np.asarray(bgr01, np.float32), 0.0, 1.0)
+    """CIE Lab (L 0..100, a and b about -128..127) of normalised BGR (float, 0..1, any shape x 3).
+    Converted through 8 bits (OpenCV's table-driven conversion, ~0.4 Lab units of rounding): several
+    times faster than the float conversion, which matters at a few hundred windows per frame."""
+    x = np.asarray(bgr01, np.float32)
     shp = x.shape
-    out = cv2.cvtColor(x.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)
-    return out.reshape(shp)
+    u8 = np.clip(x * 255.0 + 0.5, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    out = cv2.cvtColor(u8, cv2.COLOR_BGR2Lab).reshape(shp).astype(np.float32)
+    out[..., 0] *= 100.0 / 255.0
+    out[..., 1:] -= 128.0
+    return out
 
 
 def piece_colour(lab_pixels: np.ndarray, background_lab: np.ndarray, share: float = 0.25) -> tuple[np.ndarray, float]:

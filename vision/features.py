@@ -228,6 +228,15 @@ class Models:
         """A counting model (``members`` or ``shells``)."""
         return Counter(self.get(name))
 
+    def mix(self) -> float:
+        """Weight of the model in the tile features (``models.json`` ``tile_mix``; the rest is a colour
+        histogram of the prepared window; 1.0 = model only)."""
+        try:
+            doc = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
+            return float(doc.get("tile_mix", 1.0))
+        except (OSError, ValueError, TypeError, AttributeError):
+            return 1.0
+
     def digests(self) -> dict[str, Any]:
         """sha256 per model (recorded in enrollments and evaluation results)."""
         return {n: s.sha256 for n, s in self.specs.items()}

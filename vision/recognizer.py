@@ -37,13 +37,14 @@ from rules.profile import BoxProfile, default_profile
 
 from .classify import ExampleClassifier
 from .colour import ColourNorm
-from .enrollment import GROUPS, Enrollment, check_frame, frame_norm
+from .encoder import PlainEncoder, TileEncoder
+from .enrollment import Enrollment, check_frame, frame_norm
 from .errors import EnrollmentError, ModelError
-from .features import AreaCounter, HistogramFeatures, Models
+from .features import AreaCounter, Models
 from .layout import Layout
 from .motion import GateState, MotionGate
 from .observation import Observation
-from .readers.base import FrameContext
+from .readers.base import FrameContext, colour_sigma
 from .readers.board import BoardReader
 from .readers.land import LandReader
 from .readers.row import RowReader
@@ -63,7 +64,8 @@ class Recognizer:
     ``features`` is ``"model"`` (the ONNX models) or ``"histogram"`` (the colour-histogram baseline,
     which needs no model). ``stream`` True keeps state between frames (motion gate, registration);
     False treats every frame as a still photo (settled unless told otherwise). ``read_unsettled``
-    reads frames the gate calls unsettled too (their observation still says ``settled: false``)."""
+    reads frames the gate calls unsettled too (their observation still says ``settled: false``).
+    ``tile_mix`` overrides the models' weight of the model in the tile features (``models.json``)."""
 
     def __init__(
         self,
@@ -76,6 +78,7 @@ class Recognizer:
         quiet_frames: int = 3,
         read_unsettled: bool = False,
         threads: int = 1,
+        tile_mix: float | None = None,
     ) -> None:
         self.layout = layout
         self.profile = profile or default_profile()
@@ -100,47 +103,51 @@ class Recognizer:
                 enr.layout or "enrollment", "seats", f"seat {bad[0]} is not a seat of layout {layout.name!r}"
             )
         self.seats = sorted(enr.seats)
-        baseline = {}
-        if features == "model":
-            self.models = models if isinstance(models, Models) else Models(models, threads)
-            self.models.check()
-            extractor: Any = self.models.tiles()
-            members: Any = self.models.counter("members")
-            shells: Any = self.models.counter("shells")
-        else:
-            self.models = models if isinstance(models, Models) else Models(models, threads)
-            extractor = HistogramFeatures()
-            baseline = _baseline_units(self.models)
-            members = AreaCounter(baseline.get("member_unit", 60.0), 15)
-            shells = AreaCounter(baseline.get("shell_unit", 25.0), 20)
-        self.extractor = extractor
-        t = TEMPERATURE[features]
-        self.classifiers = {g: self._classifier(g, t) for g in GROUPS}
+        self.models = models if isinstance(models, Models) else Models(models, threads)
         colours = {s: (enr.seats[s], enr.colours[enr.seats[s]], enr.spreads.get(enr.seats[s], 6.0)) for s in self.seats}
         colour_list = [colours[s] for s in self.seats]
         shell = (enr.shell, 5.0)
-        self.land = LandReader(extractor, self.classifiers["hex"], members, colours)
+        if features == "model":
+            self.models.check()
+            hidden = {f"seat:{s}": [(ref, colour_sigma(sp))] for s, (_, ref, sp) in colours.items()}
+            hidden["shell"] = [(enr.shell, colour_sigma(5.0))]
+            hidden["players"] = [(ref, colour_sigma(sp)) for _, ref, sp in colour_list]
+            mix = self.models.mix() if tile_mix is None else tile_mix
+            self.encoder: Any = TileEncoder(self.models.tiles(), self.regions, hidden, mix)
+            members: Any = self.models.counter("members")
+            shells: Any = self.models.counter("shells")
+        else:
+            self.encoder = PlainEncoder()
+            baseline = _baseline_units(self.models)
+            members = AreaCounter(baseline.get("member_unit", 60.0), 15)
+            shells = AreaCounter(baseline.get("shell_unit", 25.0), 20)
+        t = TEMPERATURE[features]
+        self.hex_classifiers = {s: self._classifier("hex", f"seat:{s}", t) for s in self.seats}
+        self.classifiers = {
+            "row": self._classifier("row", "shell", t),
+            "board": self._classifier("board", "players", t),
+        }
+        self.land = LandReader(self.encoder, self.hex_classifiers, members, colours)
         self.row = RowReader(
-            extractor, self.classifiers["row"], shells, shell, min_tiles=len(self.profile.action_tiles)
+            self.encoder, self.classifiers["row"], shells, shell, min_tiles=len(self.profile.action_tiles)
         )
-        self.board = BoardReader(extractor, self.classifiers["board"], self.profile, colour_list)
+        self.board = BoardReader(self.encoder, self.classifiers["board"], self.profile, colour_list)
         self.tracks = TrackReader(colour_list)
         self.shells = ShellReader(shells, shell)
 
-    def _classifier(self, group: str, temperature: float) -> ExampleClassifier:
+    def _classifier(self, group: str, key: str, temperature: float) -> ExampleClassifier:
         enr = self.enrollment
         w = enr.windows.get(group)
         labels = enr.labels.get(group, [])
         if w is None or len(w) == 0:
             return ExampleClassifier(np.zeros((0, 1), np.float32), [], temperature)
+        px = self.encoder.px
         feats = []
         for i in range(0, len(w), 256):
             batch = np.asarray(w[i : i + 256], np.float32)
-            if batch.shape[1] != self.extractor.px:
-                batch = np.stack(
-                    [cv2.resize(b, (self.extractor.px, self.extractor.px), interpolation=cv2.INTER_AREA) for b in batch]
-                )
-            feats.append(self.extractor.embed(batch))
+            if batch.shape[1] != px:
+                batch = np.stack([cv2.resize(b, (px, px), interpolation=cv2.INTER_AREA) for b in batch])
+            feats.append(self.encoder.encode(batch, group, key))
         return ExampleClassifier(np.concatenate(feats), labels, temperature)
 
     # --- reading --------------------------------------------------------------------------------

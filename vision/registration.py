@@ -234,17 +234,20 @@ class Registrar:
         tolerance_px: float = 2.5,
         fit_k_markers: int = 5,
         half_size: bool = True,
+        outlier_px: float = 3.0,
     ) -> None:
         self.layout = layout
         self.min_markers = min_markers
         self.tolerance_px = tolerance_px
         self.fit_k_markers = fit_k_markers
         self.half_size = half_size
+        self.outlier_px = outlier_px
         self.ids = {m.id for m in layout.markers}
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
         self._detector = cv2.aruco.ArucoDetector(dictionary(layout.dictionary), params)
         self.current: Registration | None = None
+        self._tried: set[int] = set()
         self._serial = 0
         self._criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)
 
@@ -294,26 +297,25 @@ class Registrar:
         return found
 
     def _fit(self, corners: dict[int, np.ndarray], size: tuple[int, int]) -> Registration | None:
-        if len(corners) < self.min_markers:
-            return None
+        """Fit to the markers seen; a marker whose corners disagree with the others by more than
+        ``outlier_px`` on average (misread, lifted, partly covered) is dropped and the fit repeated."""
         ids = sorted(corners)
-        src = np.concatenate([np.asarray(self.layout.marker(m).corners()) for m in ids])
-        dst = np.concatenate([corners[m] for m in ids])
-        # drop markers that disagree with the others (a misread id, a marker lifted off the table)
-        H0, inl = cv2.findHomography(src, dst, cv2.RANSAC, 6.0)
-        if H0 is None:
-            return None
-        inl = inl.ravel().reshape(-1, 4).sum(1) >= 3
-        ids = [m for m, ok in zip(ids, inl, strict=True) if ok]
-        if len(ids) < self.min_markers or not self._spread(ids):
-            return None
-        src = np.concatenate([np.asarray(self.layout.marker(m).corners()) for m in ids])
-        dst = np.concatenate([corners[m] for m in ids])
-        fixed_k = None
-        if len(ids) < self.fit_k_markers:
-            fixed_k = self.current.k if self.current is not None and self.current.size == size else 0.0
-        self._serial += 1
-        return fit_registration(src, dst, size, fixed_k, tuple(ids), self._serial)
+        while len(ids) >= self.min_markers and self._spread(ids):
+            src = np.concatenate([np.asarray(self.layout.marker(m).corners()) for m in ids])
+            dst = np.concatenate([corners[m] for m in ids])
+            fixed_k = None
+            if len(ids) < self.fit_k_markers:
+                fixed_k = self.current.k if self.current is not None and self.current.size == size else 0.0
+            reg = fit_registration(src, dst, size, fixed_k, tuple(ids), self._serial + 1)
+            if reg is None:
+                return None
+            err = np.linalg.norm(reg.project(src) - dst, axis=1).reshape(-1, 4).mean(axis=1)
+            worst = int(np.argmax(err))
+            if err[worst] <= self.outlier_px:
+                self._serial += 1
+                return reg
+            ids.pop(worst)
+        return None
 
     def _spread(self, ids: list[int]) -> bool:
         """The markers must span a triangle of at least 2% of the table (else the fit extrapolates)."""
@@ -341,8 +343,10 @@ class Registrar:
         if cur is not None:
             err = cur.agrees(corners, self.layout)
             if err <= self.tolerance_px:
-                if len(corners) > len(cur.markers) and len(corners) >= self.min_markers:
-                    better = self._fit(corners, size)  # more markers in view than at the last fit
+                if not set(corners) <= self._tried:
+                    # markers in view that the last fit did not try: fit again with them
+                    self._tried |= set(corners)
+                    better = self._fit(corners, size)
                     if better is not None and better.agrees(corners, self.layout) <= err:
                         self.current = better
                         return RegistrationResult(better, "registered", seen, better.rms, corners)
@@ -351,9 +355,11 @@ class Registrar:
             if reg is None:
                 return RegistrationResult(None, "unregistered", seen, err, corners)
             self.current = reg
+            self._tried = set(corners)
             return RegistrationResult(reg, "moved", seen, reg.rms, corners)
         reg = self._fit(corners, size)
         if reg is None:
             return RegistrationResult(None, "unregistered", seen, math.inf, corners)
         self.current = reg
+        self._tried = set(corners)
         return RegistrationResult(reg, "registered", seen, reg.rms, corners)

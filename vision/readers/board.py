@@ -22,19 +22,20 @@ import numpy as np
 
 from rules.profile import BoxProfile
 
-from ..assign import BIG, assign_with_margins
+from ..assign import BIG, assign_with_bounds
 from ..classify import ExampleClassifier
+from ..colour import lab, likeness
 from ..observation import BoardReading
 from ..regions import patch_set
-from .base import FrameContext, colour_sigma, disc_mask, likeness_maps
+from .base import FrameContext, colour_sigma, disc_mask
 
 UNKNOWN = "?"
 EPS = 1e-6
 STONE_PX = 12
 
 
-class Features(Protocol):
-    def embed(self, patches01: np.ndarray) -> np.ndarray: ...
+class Encoder(Protocol):
+    def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray: ...
 
 
 def _conf(margin: float) -> float:
@@ -48,14 +49,14 @@ class BoardReader:
 
     def __init__(
         self,
-        features: Features,
+        encoder: Encoder,
         classifier: ExampleClassifier,
         profile: BoxProfile,
         colours: list[tuple[str, np.ndarray, float]],
         threshold: float = 0.3,
         unknown_prior: float = 0.02,
     ) -> None:
-        self.features = features
+        self.encoder = encoder
         self.classifier = classifier
         self.eras = {a.id: a.era for a in profile.achievements}
         self.colours = colours
@@ -89,7 +90,8 @@ class BoardReader:
         n = len(positions)
         if len(cls) == 0:
             return [(None, 0.0)] * n
-        probs = cls.probabilities(self.features.embed(ctx.windows(ps))).astype(np.float64)  # type: ignore[arg-type]
+        windows = ctx.windows(ps)  # type: ignore[arg-type]
+        probs = cls.probabilities(self.encoder.encode(windows, "board", "players")).astype(np.float64)
         achs = [c for c in cls.classes if c.startswith("achievement:")]
         cols: list[str] = list(achs)
         # one back column and one unknown column per position (any number of each may be used)
@@ -107,7 +109,7 @@ class BoardReader:
             p_face = 1.0 - p_back
             for j in range(len(achs) + n, len(cols)):
                 cost[i, j] = -math.log(max(p_face * self.unknown_prior, EPS))
-        chosen, _, margins = assign_with_margins(cost)
+        chosen, _, margins = assign_with_bounds(cost)
         out: list[tuple[str | None, float]] = []
         for i in range(n):
             name = cols[int(chosen[i])]
@@ -126,12 +128,9 @@ class BoardReader:
             return {}
         side = 2 * ctx.regions.stone_radius
         ps = patch_set("stones", [p for *_, p in pts], ctx.regions.layout.board_rotation, side, STONE_PX)
-        win = ctx.windows(ps)
+        labs = lab(ctx.windows(ps))
         scores = np.stack(
-            [
-                likeness_maps(win, ref, colour_sigma(spread))[:, self._mask].mean(axis=1)
-                for _, ref, spread in self.colours
-            ],
+            [likeness(labs, ref, colour_sigma(spread))[:, self._mask].mean(axis=1) for _, ref, spread in self.colours],
             axis=1,
         )  # slots x colours
         best = scores.argmax(axis=1)

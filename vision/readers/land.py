@@ -25,16 +25,17 @@ import numpy as np
 from rules.hexgrid import START_TRIANGLE, neighbours
 
 from ..classify import ExampleClassifier
+from ..colour import lab, likeness
 from ..enrollment import EMPTY
 from ..layout import Hex
 from ..observation import HexReading
-from .base import FrameContext, colour_sigma, likeness_maps
+from .base import FrameContext, colour_sigma
 
 
-class Features(Protocol):
-    """Anything that turns normalised windows into unit feature vectors."""
+class Encoder(Protocol):
+    """Turns normalised windows of a group into unit feature vectors (:mod:`vision.encoder`)."""
 
-    def embed(self, patches01: np.ndarray) -> np.ndarray: ...
+    def encode(self, windows01: np.ndarray, group: str, key: str | list[str]) -> np.ndarray: ...
 
 
 class CountModel(Protocol):
@@ -56,15 +57,15 @@ class LandReader:
 
     def __init__(
         self,
-        features: Features,
-        classifier: ExampleClassifier,
+        encoder: Encoder,
+        classifiers: Mapping[int, ExampleClassifier],
         counter: CountModel,
         colours: Mapping[int, tuple[str, np.ndarray, float]],
         reach: float = 2.0,
         max_rounds: int = 16,
     ) -> None:
-        self.features = features
-        self.classifier = classifier
+        self.encoder = encoder
+        self.classifiers = dict(classifiers)  # per seat: examples prepared with that seat's colour hidden
         self.counter = counter
         self.colours = dict(colours)  # seat -> (colour name, Lab, spread)
         self.reach = reach
@@ -82,18 +83,13 @@ class LandReader:
             local = (np.cos(a) * c[0] - np.sin(a) * c[1], np.sin(a) * c[0] + np.cos(a) * c[1])
             m = self.reach * lay.hex.pitch
             hit = abs(local[0]) <= s.area_size[0] / 2 + m and abs(local[1]) <= s.area_size[1] / 2 + m
-            w, ht = lay.table
-            x, y = lay.hex_center(seat, h)
-            hit = hit and 0 <= x <= w and 0 <= y <= ht
             self._near[key] = hit
         return hit
 
     def read(self, ctx: FrameContext, seats: list[int]) -> tuple[list[HexReading], set[str]]:
         """Readings of every tile and the empty hexes around it, and the hidden regions."""
         t0 = time.perf_counter()
-        cls = self.classifier
         results: dict[tuple[int, Hex], tuple[str, float, float]] = {}
-        empty_col = cls.column(EMPTY)
         hidden: set[str] = set()
         visited: set[tuple[int, Hex]] = set()
         frontier = [(s, h) for s in seats for h in START_TRIANGLE]
@@ -109,19 +105,25 @@ class LandReader:
                     hidden.add(f"land:{c[0]}")
             nxt: list[tuple[int, Hex]] = []
             if cells:
-                ps = ctx.regions.hex_patches(cells)
-                probs = cls.probabilities(self.features.embed(ctx.windows(ps)))
-                best = probs.argmax(axis=1)
-                for c, b, p in zip(cells, best, probs, strict=True):
-                    label = cls.classes[int(b)]
-                    p_empty = float(p[empty_col]) if empty_col is not None else 0.0
-                    results[c] = (label, float(p[b]), p_empty)
-                    if label != EMPTY:
-                        for n in neighbours(c[1]):
-                            cell = (c[0], n)
-                            if cell not in visited and self._near_area(ctx, c[0], n):
-                                visited.add(cell)
-                                nxt.append(cell)
+                windows = ctx.windows(ctx.regions.hex_patches(cells))
+                feats = self.encoder.encode(windows, "hex", [f"seat:{c[0]}" for c in cells])
+                for seat in sorted({c[0] for c in cells}):
+                    idx = [i for i, c in enumerate(cells) if c[0] == seat]
+                    cls = self.classifiers[seat]
+                    empty_col = cls.column(EMPTY)
+                    probs = cls.probabilities(feats[idx])
+                    for i, p in zip(idx, probs, strict=True):
+                        c = cells[i]
+                        b = int(p.argmax())
+                        label = cls.classes[b]
+                        p_empty = float(p[empty_col]) if empty_col is not None else 0.0
+                        results[c] = (label, float(p[b]), p_empty)
+                        if label != EMPTY:
+                            for n in neighbours(c[1]):
+                                cell = (c[0], n)
+                                if cell not in visited and self._near_area(ctx, c[0], n):
+                                    visited.add(cell)
+                                    nxt.append(cell)
             frontier = nxt
         t1 = time.perf_counter()
         tiles = [c for c, (lb, _, _) in results.items() if lb != EMPTY]
@@ -160,10 +162,11 @@ class LandReader:
         inside = ctx.inside(ps)
         win = ctx.windows(ps)
         like = np.empty(win.shape[:3], np.float32)
+        labs = lab(win)
         for seat in {s for s, _ in tiles}:
             idx = [i for i, (s, _) in enumerate(tiles) if s == seat]
             _, ref, spread = self.colours[seat]
-            like[idx] = likeness_maps(win[idx], ref, colour_sigma(spread))
+            like[idx] = likeness(labs[idx], ref, colour_sigma(spread))
         probs = self.counter.probabilities(win, like)
         for i, c in enumerate(tiles):
             k = int(probs[i].argmax())

@@ -8,9 +8,9 @@ enrolled examples (the 6 action tiles, the events and bare table) and then:
    ``1..n`` being occupied and the rest empty.
 2. **Who lies where.** Slots ``1..n`` are assigned known tiles: each action tile exactly once,
    each enrolled event at most once, and an event never enrolled as "``?``" (any number). This is
-   a least-cost assignment (:func:`vision.assign.assign_with_margins`) over ``-log p``; the
-   confidence of a slot is the logistic of how much worse the best solution giving that slot
-   another tile is.
+   a least-cost assignment (:func:`vision.assign.assign_with_bounds`) over ``-log p``; the
+   confidence of a slot is the logistic of a lower bound of how much worse the best solution
+   giving that slot another tile is (from the assignment's dual potentials).
 
 Shells on the occupied slots are counted by the shell counting model with a likeness map to the
 enrolled shell colour.
@@ -24,7 +24,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..assign import BIG, assign_with_margins
+from ..assign import BIG, assign_with_bounds
 from ..classify import ExampleClassifier
 from ..enrollment import EMPTY
 from ..observation import SlotReading
@@ -35,8 +35,8 @@ UNKNOWN_EVENT = "?"
 EPS = 1e-6
 
 
-class Features(Protocol):
-    def embed(self, patches01: np.ndarray) -> np.ndarray: ...
+class Encoder(Protocol):
+    def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray: ...
 
 
 class CountModel(Protocol):
@@ -54,14 +54,14 @@ class RowReader:
 
     def __init__(
         self,
-        features: Features,
+        encoder: Encoder,
         classifier: ExampleClassifier,
         counter: CountModel,
         shell_colour: tuple[np.ndarray, float],
         min_tiles: int = 6,
         unknown_prior: float = 0.02,
     ) -> None:
-        self.features = features
+        self.encoder = encoder
         self.classifier = classifier
         self.counter = counter
         self.shell = shell_colour
@@ -78,7 +78,7 @@ class RowReader:
             ctx.timings["row"] = (time.perf_counter() - t0) * 1000
             return [], {"row"}
         cls = self.classifier
-        probs = cls.probabilities(self.features.embed(ctx.windows(ps))).astype(np.float64)
+        probs = cls.probabilities(self.encoder.encode(ctx.windows(ps), "row", "shell")).astype(np.float64)
         slots = len(ps)
         ecol = cls.column(EMPTY)
         p_empty = probs[:, ecol] if ecol is not None else np.zeros(slots)
@@ -106,7 +106,7 @@ class RowReader:
         if len(cols) < n:  # fewer known tiles than slots (an incomplete enrollment)
             cost = np.hstack([cost, np.full((n, n - len(cols)), BIG / 4)])
             cols = cols + [UNKNOWN_EVENT] * (n - len(cols))
-        chosen, _, margins = assign_with_margins(cost)
+        chosen, _, margins = assign_with_bounds(cost)
         t1 = time.perf_counter()
         shells = self._shells(ctx, n)
         out = []

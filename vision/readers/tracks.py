@@ -13,10 +13,11 @@ import time
 
 import numpy as np
 
+from ..colour import lab, likeness
 from ..layout import TRACK_NAMES
 from ..observation import TrackReading
 from ..regions import patch_set
-from .base import FrameContext, colour_sigma, likeness_maps
+from .base import FrameContext, colour_sigma
 
 TRACK_PX = 24
 
@@ -42,10 +43,10 @@ class TrackReader:
         if not ctx.inside(ps).all():
             ctx.timings["tracks"] = (time.perf_counter() - t0) * 1000
             return [], {"tracks"}
-        win = ctx.windows(ps)
+        labs = lab(ctx.windows(ps))
         out = []
         for name, ref, spread in self.colours:
-            like = likeness_maps(win, ref, colour_sigma(spread))
+            like = likeness(labs, ref, colour_sigma(spread))
             mass = (like > 0.5).mean(axis=(1, 2)) + 0.25 * like.mean(axis=(1, 2))
             start = 0
             for t in TRACK_NAMES:
