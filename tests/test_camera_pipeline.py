@@ -71,6 +71,27 @@ def test_colour_norm_undoes_a_colour_cast():
     assert ColourNorm.from_dict(norm.to_dict()) == norm
 
 
+def test_pieces_of_known_colours_and_neighbours_are_hidden_before_features():
+    from vision.colour import lab
+    from vision.occlusion import OUTSIDE, hex_only, hex_window_mask, hide_colours
+
+    tile = np.zeros((1, 40, 40, 3), np.float32)
+    tile[..., :] = (0.3, 0.6, 0.2)  # a green tile (BGR)
+    with_piece = tile.copy()
+    with_piece[0, 15:25, 15:25] = (0.1, 0.1, 0.8)  # a red member on it
+    red = lab(np.array([[[0.1, 0.1, 0.8]]], np.float32))[0, 0]
+    hidden = hide_colours(with_piece, [(red, 12.0)])
+    assert np.abs(hidden - tile).max() < 0.02  # the member is gone, the tile is as before
+    assert np.array_equal(hide_colours(tile, [(red, 12.0)]), tile)  # nothing red: unchanged
+    per_window = hide_colours(np.concatenate([with_piece, with_piece]), [[(red, 12.0)], []], each=True)
+    assert np.abs(per_window[0] - tile[0]).max() < 0.02 and np.array_equal(per_window[1], with_piece[0])
+    mask = hex_window_mask(40, 48.0, 40.0)
+    out = hex_only(tile, mask)
+    assert (out[0, 0, 0] == OUTSIDE).all() and np.allclose(out[0, 20, 20], tile[0, 20, 20])
+    r = 40 / 3**0.5 - 1.0  # a 40 mm hexagon, 1 mm inset, in a 48 mm window
+    assert mask.mean() == pytest.approx(1.5 * 3**0.5 * r * r / 48**2, abs=0.02)
+
+
 # --- readers through the recognizer ---------------------------------------------------------------------
 def _score(read: Observation, truth: Observation) -> dict[str, float]:
     rh = {(h.seat, h.hex): h for h in read.hexes}
@@ -179,3 +200,29 @@ def test_missing_or_corrupt_models_fail_clearly(tmp_path):
     (folder / "models.json").write_text("{")
     with pytest.raises(ModelError, match="not valid JSON"):
         Models(folder).check()
+
+
+def test_a_stream_rereads_only_changed_hexes_and_reads_the_same():
+    lay, prof = default_layout(), default_profile()
+    fresh = Recognizer(lay, prof, cs.enrollment(), stream=False, cache=False)
+    stream = Recognizer(lay, prof, cs.enrollment(), stream=True, quiet_frames=0)
+    a, b = cs.frame(60), cs.frame(61)  # one move apart: most hexes unchanged
+
+    def land(obs: Observation) -> dict:
+        return {(h.seat, h.hex): (h.tile, h.resource, h.exhausted, dict(h.members)) for h in obs.hexes}
+
+    first = stream.read(a.image)
+    assert land(first) == land(fresh.read(a.image))  # nothing cached yet: the same reading
+    cache = stream.land.cache
+    assert cache.misses == len(first.hexes) and cache.hits == 0
+    second = stream.read(b.image)
+    assert cache.hits > 0.75 * len(second.hexes)  # only what the move changed is read again
+    # and the stream reads the second frame as well as a fresh recognizer does
+    truth = observation_from_truth(b.truth)
+    assert _score(second, truth)["type"] >= _score(fresh.read(b.image), truth)["type"]
+    unchanged = {k: v for k, v in land(first).items() if k in land(second)}
+    assert sum(land(second)[k] == v for k, v in unchanged.items()) >= 0.75 * len(unchanged)
+    # a new registration forgets everything
+    stream.registrar.reset()
+    stream.read(b.image)
+    assert cache.serial == stream.registrar.current.serial and len(cache.store) <= len(second.hexes)

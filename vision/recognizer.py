@@ -65,7 +65,8 @@ class Recognizer:
     which needs no model). ``stream`` True keeps state between frames (motion gate, registration);
     False treats every frame as a still photo (settled unless told otherwise). ``read_unsettled``
     reads frames the gate calls unsettled too (their observation still says ``settled: false``).
-    ``tile_mix`` overrides the models' weight of the model in the tile features (``models.json``)."""
+    ``tile_mix`` overrides the models' weight of the model in the tile features (``models.json``).
+    ``cache`` (default: as ``stream``) lets the land reader skip hexes whose windows did not change."""
 
     def __init__(
         self,
@@ -79,6 +80,7 @@ class Recognizer:
         read_unsettled: bool = False,
         threads: int = 1,
         tile_mix: float | None = None,
+        cache: bool | None = None,
     ) -> None:
         self.layout = layout
         self.profile = profile or default_profile()
@@ -127,7 +129,9 @@ class Recognizer:
             "row": self._classifier("row", "shell", t),
             "board": self._classifier("board", "players", t),
         }
-        self.land = LandReader(self.encoder, self.hex_classifiers, members, colours)
+        self.land = LandReader(
+            self.encoder, self.hex_classifiers, members, colours, cache=stream if cache is None else cache
+        )
         self.row = RowReader(
             self.encoder, self.classifiers["row"], shells, shell, min_tiles=len(self.profile.action_tiles)
         )

@@ -8,6 +8,9 @@ empty hexes around it — the same hexes the renderer's ground truth lists. Walk
 seat's land area widened by ``reach`` hexes. A window not wholly in the frame marks the seat's land
 ``hidden`` and is left out.
 
+In a stream, a hex whose window did not change since it was last read keeps its reading
+(:class:`~vision.readers.base.ChangeCache`), so a quiet table costs little.
+
 Tile types come from the features of each window compared with the enrolled examples
 (:class:`~vision.classify.ExampleClassifier`). Members are counted on tiles only, by the counting
 model fed with the window and a likeness map to the seat's enrolled colour. Members of other
@@ -29,7 +32,7 @@ from ..colour import lab, likeness
 from ..enrollment import EMPTY
 from ..layout import Hex
 from ..observation import HexReading
-from .base import FrameContext, colour_sigma
+from .base import ChangeCache, FrameContext, colour_sigma
 
 
 class Encoder(Protocol):
@@ -63,6 +66,7 @@ class LandReader:
         colours: Mapping[int, tuple[str, np.ndarray, float]],
         reach: float = 2.0,
         max_rounds: int = 16,
+        cache: bool = False,
     ) -> None:
         self.encoder = encoder
         self.classifiers = dict(classifiers)  # per seat: examples prepared with that seat's colour hidden
@@ -70,6 +74,9 @@ class LandReader:
         self.colours = dict(colours)  # seat -> (colour name, Lab, spread)
         self.reach = reach
         self.max_rounds = max_rounds
+        # a stream re-reads only the hexes whose windows changed (see ChangeCache)
+        self.cache = ChangeCache() if cache else None
+        self.count_cache = ChangeCache(cells=12) if cache else None
         self._near: dict[tuple[int, Hex], bool] = {}
 
     def _near_area(self, ctx: FrameContext, seat: int, h: Hex) -> bool:
@@ -106,24 +113,33 @@ class LandReader:
             nxt: list[tuple[int, Hex]] = []
             if cells:
                 windows = ctx.windows(ctx.regions.hex_patches(cells))
-                feats = self.encoder.encode(windows, "hex", [f"seat:{c[0]}" for c in cells])
-                for seat in sorted({c[0] for c in cells}):
-                    idx = [i for i, c in enumerate(cells) if c[0] == seat]
-                    cls = self.classifiers[seat]
-                    empty_col = cls.column(EMPTY)
-                    probs = cls.probabilities(feats[idx])
-                    for i, p in zip(idx, probs, strict=True):
-                        c = cells[i]
-                        b = int(p.argmax())
-                        label = cls.classes[b]
-                        p_empty = float(p[empty_col]) if empty_col is not None else 0.0
-                        results[c] = (label, float(p[b]), p_empty)
-                        if label != EMPTY:
-                            for n in neighbours(c[1]):
-                                cell = (c[0], n)
-                                if cell not in visited and self._near_area(ctx, c[0], n):
-                                    visited.add(cell)
-                                    nxt.append(cell)
+                if self.cache is not None:
+                    hits, misses, thumbs = self.cache.split(ctx.reg.serial, list(cells), windows)
+                else:
+                    hits, misses, thumbs = {}, list(range(len(cells))), None
+                for i, value in hits.items():
+                    results[cells[i]] = value  # type: ignore[assignment]
+                if misses:
+                    feats = self.encoder.encode(windows[misses], "hex", [f"seat:{cells[i][0]}" for i in misses])
+                    for seat in sorted({cells[i][0] for i in misses}):
+                        idx = [j for j, i in enumerate(misses) if cells[i][0] == seat]
+                        cls = self.classifiers[seat]
+                        empty_col = cls.column(EMPTY)
+                        probs = cls.probabilities(feats[idx])
+                        for j, p in zip(idx, probs, strict=True):
+                            c = cells[misses[j]]
+                            b = int(p.argmax())
+                            p_empty = float(p[empty_col]) if empty_col is not None else 0.0
+                            results[c] = (cls.classes[b], float(p[b]), p_empty)
+                            if thumbs is not None and self.cache is not None:
+                                self.cache.put(c, thumbs[misses[j]], results[c])
+                for c in cells:
+                    if results[c][0] != EMPTY:
+                        for n in neighbours(c[1]):
+                            cell = (c[0], n)
+                            if cell not in visited and self._near_area(ctx, c[0], n):
+                                visited.add(cell)
+                                nxt.append(cell)
             frontier = nxt
         t1 = time.perf_counter()
         tiles = [c for c, (lb, _, _) in results.items() if lb != EMPTY]
@@ -161,17 +177,28 @@ class LandReader:
         ps = ctx.regions.count_patches(tiles)
         inside = ctx.inside(ps)
         win = ctx.windows(ps)
+        if self.count_cache is not None:
+            hits, misses, thumbs = self.count_cache.split(ctx.reg.serial, list(tiles), win)
+        else:
+            hits, misses, thumbs = {}, list(range(len(tiles))), None
+        for i, value in hits.items():
+            out[tiles[i]] = value  # type: ignore[assignment]
+        if not misses:
+            return out
+        win = win[misses]
         like = np.empty(win.shape[:3], np.float32)
         labs = lab(win)
-        for seat in {s for s, _ in tiles}:
-            idx = [i for i, (s, _) in enumerate(tiles) if s == seat]
+        for seat in {tiles[i][0] for i in misses}:
+            idx = [j for j, i in enumerate(misses) if tiles[i][0] == seat]
             _, ref, spread = self.colours[seat]
             like[idx] = likeness(labs[idx], ref, colour_sigma(spread))
         probs = self.counter.probabilities(win, like)
-        for i, c in enumerate(tiles):
-            k = int(probs[i].argmax())
-            conf = float(probs[i, k]) * (1.0 if inside[i] else 0.5)
-            out[c] = (k, conf)
+        for j, i in enumerate(misses):
+            k = int(probs[j].argmax())
+            conf = float(probs[j, k]) * (1.0 if inside[i] else 0.5)
+            out[tiles[i]] = (k, conf)
+            if thumbs is not None and self.count_cache is not None:
+                self.count_cache.put(tiles[i], thumbs[i], (k, conf))
         return out
 
 
