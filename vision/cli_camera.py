@@ -213,19 +213,17 @@ def cmd_recognize(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from .annotate import draw
-    from .enrollment import Enrollment
     from .errors import VisionError
-    from .layout import resolve_layout
     from .recognizer import Recognizer
 
-    enr = Enrollment.load(args.enrollment)
-    profile = _profile(args.profile)
-    layout = resolve_layout(args.layout or (enr.layout_file or None))
-    if enr.seat_order:
-        if max(enr.seat_order) >= len(layout.seats):
-            raise VisionError(f"{args.enrollment}: seats {enr.seat_order} do not fit layout {layout.name!r}")
-        layout = layout.with_seats(enr.seat_order)
-    rec = Recognizer(layout, profile, enr, args.models, "histogram" if args.baseline else "model", stream=args.stream)
+    rec = Recognizer.open(
+        args.enrollment,
+        args.layout,
+        args.profile,
+        args.models,
+        features="histogram" if args.baseline else "model",
+        stream=args.stream,
+    )
     if args.annotate and Path(args.annotate).suffix.lower() not in IMAGE_TYPES:
         raise VisionError(f"{args.annotate}: unknown image type: use .png or .jpg")
 

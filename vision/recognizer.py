@@ -14,6 +14,7 @@ The facade over the pipeline's stages, one module each:
 Drawing what was read is separate (:mod:`vision.annotate`). Use::
 
     rec = Recognizer(layout, profile, "my-box.json")            # models from the models package
+    rec = Recognizer.open("my-box.json")                          # layout and seats as enrolled
     obs = rec.read(frame)                                         # BGR numpy array
     picture = rec.annotate(frame, obs)
 
@@ -138,6 +139,32 @@ class Recognizer:
         self.board = BoardReader(self.encoder, self.classifiers["board"], self.profile, colour_list)
         self.tracks = TrackReader(colour_list)
         self.shells = ShellReader(shells, shell)
+
+    @classmethod
+    def open(
+        cls,
+        enrollment: str | Path,
+        layout: str | Path | Layout | None = None,
+        profile: str | Path | BoxProfile | None = None,
+        models: str | Path | None = None,
+        **options: Any,
+    ) -> Recognizer:
+        """A recognizer from files: the enrollment, the layout it was made for (default: the one it
+        records, else the shipped one; seated as it records) and a box profile (default: shipped)."""
+        from rules.profile import load_profile
+
+        from .layout import resolve_layout
+
+        enr = Enrollment.load(enrollment)
+        lay = layout if isinstance(layout, Layout) else resolve_layout(layout or (enr.layout_file or None))
+        if enr.seat_order:
+            if max(enr.seat_order) >= len(lay.seats):
+                raise EnrollmentError(
+                    str(enrollment), "seat_order", f"seats {enr.seat_order} do not fit layout {lay.name!r}"
+                )
+            lay = lay.with_seats(enr.seat_order)
+        prof = profile if isinstance(profile, BoxProfile) else (load_profile(profile) if profile else default_profile())
+        return cls(lay, prof, enr, models, **options)
 
     def _classifier(self, group: str, key: str, temperature: float) -> ExampleClassifier:
         enr = self.enrollment

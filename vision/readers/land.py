@@ -124,6 +124,11 @@ class LandReader:
                     for seat in sorted({cells[i][0] for i in misses}):
                         idx = [j for j, i in enumerate(misses) if cells[i][0] == seat]
                         cls = self.classifiers[seat]
+                        if len(cls) == 0:  # nothing enrolled for this seat: its land cannot be read
+                            hidden.add(f"land:{seat}")
+                            for j in idx:
+                                results[cells[misses[j]]] = (EMPTY, 0.0, 1.0)
+                            continue
                         empty_col = cls.column(EMPTY)
                         probs = cls.probabilities(feats[idx])
                         for j, p in zip(idx, probs, strict=True):
