@@ -35,7 +35,7 @@ from vision.render import Renderer
 
 TUNE_SEED_BASE = 5_000_000
 MIXES = (1.0, 0.85, 0.7, 0.55, 0.4)
-FACTS = ("tile type per hex", "achievement tiles", "action row exact")
+FACTS = ("tile type per hex", "achievement tiles", "row exact (with events)")
 
 
 def main(argv: list[str] | None = None) -> int:

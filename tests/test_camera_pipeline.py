@@ -101,7 +101,7 @@ def _score(read: Observation, truth: Observation) -> dict[str, float]:
         for h in tiles
         if (r := rh.get((h.seat, h.hex))) is not None
         and r.tile == h.tile
-        and (not h.tile or (r.resource, r.exhausted) == (h.resource, h.exhausted))
+        and (not h.tile or (r.exhausted == h.exhausted and (h.exhausted or r.resource == h.resource)))
     )
     occupied = [h for h in truth.hexes if h.tile]
     ok_members = sum(1 for h in occupied if (r := rh.get((h.seat, h.hex))) and dict(r.members) == dict(h.members))

@@ -16,7 +16,7 @@ from typing import Protocol
 import numpy as np
 
 from .features import HistogramFeatures
-from .occlusion import hex_only, hex_window_mask, hide_colours
+from .occlusion import hex_only, hex_window_mask, hidden_mask
 from .regions import Regions
 
 
@@ -48,22 +48,28 @@ class TileEncoder:
     def prepare(self, windows01: np.ndarray, group: str, key: str | Sequence[str]) -> np.ndarray:
         """The windows with pieces (and, for hexes, neighbours) hidden; ``key`` names the hidden
         colours for all windows, or one key per window."""
+        return self._prepare(windows01, group, key)[0]
+
+    def _prepare(self, windows01: np.ndarray, group: str, key: str | Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(key, str):
-            out = hide_colours(windows01, self.occluders.get(key, ()))
+            out, hidden = hidden_mask(windows01, self.occluders.get(key, ()))
         else:
             empty: list[tuple[np.ndarray, float]] = []
-            out = hide_colours(windows01, [self.occluders.get(k, empty) for k in key], each=True)
+            out, hidden = hidden_mask(windows01, [self.occluders.get(k, empty) for k in key], each=True)
+        visible = ~hidden
         if group == "hex":
             out = hex_only(out, self.hex_mask)
-        return out
+            visible &= self.hex_mask
+        return out, visible
 
     def encode(self, windows01: np.ndarray, group: str, key: str | Sequence[str]) -> np.ndarray:
-        """Unit feature vectors of the prepared windows."""
-        prep = self.prepare(windows01, group, key)
+        """Unit feature vectors of the prepared windows (the histogram part counts visible pixels
+        only: neither hidden pieces nor, for hexes, what lies outside the tile)."""
+        prep, visible = self._prepare(windows01, group, key)
         f = self.extractor.embed(prep)
         if self.hist is None:
             return f
-        h = self.hist.embed(prep)
+        h = self.hist.embed(prep, visible)
         return np.concatenate([np.sqrt(self.mix) * f, np.sqrt(1.0 - self.mix) * h], axis=1)
 
 

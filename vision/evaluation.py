@@ -193,10 +193,11 @@ def score(read: Observation, truth: Observation) -> dict[str, tuple[int, int]]:
     rh = {(h.seat, h.hex): h for h in read.hexes}
     for h in truth.hexes:
         r = rh.get((h.seat, h.hex))
+        # an exhausted tile shows its back, the same for every resource: only "exhausted" is visible
         ok = (
             r is not None
             and r.tile == h.tile
-            and (not h.tile or (r.resource == h.resource and r.exhausted == h.exhausted))
+            and (not h.tile or (r.exhausted == h.exhausted and (h.exhausted or r.resource == h.resource)))
         )
         add("tile type per hex", ok)
         if h.tile:
@@ -207,7 +208,12 @@ def score(read: Observation, truth: Observation) -> dict[str, tuple[int, int]]:
         r = rr.get(s.slot)
         add("shells per row slot", r is not None and r.shells == s.shells)
     add(
-        "action row exact",
+        "action tiles in order",
+        [(s.slot, "event" if s.event else s.tile) for s in read.row if s.tile is not None]
+        == [(s.slot, "event" if s.event else s.tile) for s in occupied],
+    )
+    add(
+        "row exact (with events)",
         [(s.slot, s.tile, s.event) for s in read.row if s.tile is not None]
         == [(s.slot, s.tile, s.event) for s in occupied],
     )

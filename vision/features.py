@@ -159,14 +159,16 @@ class HistogramFeatures:
         r = np.hypot(xx - (px - 1) / 2, yy - (px - 1) / 2)
         self.mask = (r <= inner * px).ravel()
 
-    def embed(self, patches01: np.ndarray) -> np.ndarray:
-        """Unit histogram vectors of the patches."""
+    def embed(self, patches01: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+        """Unit histogram vectors of the patches; ``weights`` (N x px x px, 0/1) leaves pixels out."""
         n = len(patches01)
         b = self.bins
         q = np.clip((patches01.reshape(n, -1, 3)[:, self.mask] * b).astype(np.int32), 0, b - 1)
         idx = q[..., 0] * b * b + q[..., 1] * b + q[..., 2]
         flat = (idx + (np.arange(n) * b**3)[:, None]).ravel()
-        hist = np.sqrt(np.bincount(flat, minlength=n * b**3).reshape(n, b**3).astype(np.float32))
+        wts = None if weights is None else weights.reshape(n, -1)[:, self.mask].astype(np.float64).ravel()
+        counts = np.bincount(flat, weights=wts, minlength=n * b**3).reshape(n, b**3)
+        hist = np.sqrt(counts.astype(np.float32))
         return hist / np.maximum(np.linalg.norm(hist, axis=1, keepdims=True), 1e-6)
 
 
@@ -228,14 +230,18 @@ class Models:
         """A counting model (``members`` or ``shells``)."""
         return Counter(self.get(name))
 
+    def setting(self, name: str, default: float) -> float:
+        """A number from ``models.json`` (the recognizer's tuned settings), or ``default``."""
+        try:
+            doc = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
+            return float(doc.get(name, default))
+        except (OSError, ValueError, TypeError, AttributeError):
+            return default
+
     def mix(self) -> float:
         """Weight of the model in the tile features (``models.json`` ``tile_mix``; the rest is a colour
         histogram of the prepared window; 1.0 = model only)."""
-        try:
-            doc = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
-            return float(doc.get("tile_mix", 1.0))
-        except (OSError, ValueError, TypeError, AttributeError):
-            return 1.0
+        return self.setting("tile_mix", 1.0)
 
     def digests(self) -> dict[str, Any]:
         """sha256 per model (recorded in enrollments and evaluation results)."""

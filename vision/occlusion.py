@@ -22,6 +22,8 @@ import numpy as np
 from .colour import lab, likeness
 
 HIDE_THRESHOLD = 0.3
+GROW = 2
+"""Pixels by which the hidden area is grown (to catch the shaded sides and edges of pieces)."""
 OUTSIDE = 0.5
 """Value given to pixels outside a landscape tile's hexagon (normalised units)."""
 
@@ -52,14 +54,38 @@ def hide_colours(
     colours: Sequence[tuple[np.ndarray, float]] | Sequence[Sequence[tuple[np.ndarray, float]]],
     threshold: float = HIDE_THRESHOLD,
     each: bool = False,
+    grow: int = GROW,
 ) -> np.ndarray:
     """The windows with pixels like any of ``colours`` ((Lab, likeness sigma) pairs) replaced by the
     mean of the window's other pixels (a copy). With ``each``, ``colours`` holds one such list per
-    window. A window that is almost all such colour is left as it is."""
+    window. A window that is almost all such colour is left as it is. :func:`hidden_mask` says
+    which pixels were hidden."""
+    return _hide(windows01, colours, threshold, each, grow)[0]
+
+
+def hidden_mask(
+    windows01: np.ndarray,
+    colours: Sequence[tuple[np.ndarray, float]] | Sequence[Sequence[tuple[np.ndarray, float]]],
+    threshold: float = HIDE_THRESHOLD,
+    each: bool = False,
+    grow: int = GROW,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`hide_colours` and the boolean mask (N x px x px) of the pixels it hid."""
+    return _hide(windows01, colours, threshold, each, grow)
+
+
+def _hide(
+    windows01: np.ndarray,
+    colours: Sequence[tuple[np.ndarray, float]] | Sequence[Sequence[tuple[np.ndarray, float]]],
+    threshold: float,
+    each: bool,
+    grow: int,
+) -> tuple[np.ndarray, np.ndarray]:
     out = np.array(windows01, np.float32, copy=True)
     n = len(out)
+    none = np.zeros(out.shape[:3], bool)
     if n == 0:
-        return out
+        return out, none
     per = list(colours) if each else [colours] * n
     groups: dict[int, list[int]] = {}
     keyed: dict[int, Sequence[tuple[np.ndarray, float]]] = {}
@@ -67,7 +93,7 @@ def hide_colours(
         groups.setdefault(id(cols), []).append(i)
         keyed[id(cols)] = cols  # type: ignore[assignment]
     if all(len(keyed[k]) == 0 for k in groups):
-        return out
+        return out, none
     lb = lab(out)
     like = np.zeros(out.shape[:3], np.float32)
     for k, idx in groups.items():
@@ -78,7 +104,9 @@ def hide_colours(
         like[idx] = acc
     _, h, w = like.shape
     mask = (like > threshold).astype(np.uint8).reshape(n * h, w)
-    mask = cv2.dilate(mask, np.ones((3, 3), np.uint8)).reshape(n, h, w).astype(bool)
+    if grow > 0:
+        mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    mask = mask.reshape(n, h, w).astype(bool)
     keep = ~mask
     counts = keep.sum(axis=(1, 2))
     sums = (out * keep[..., None]).sum(axis=(1, 2))
@@ -86,4 +114,4 @@ def hide_colours(
     ok = (counts > 0.15 * h * w) & (counts < h * w)
     sel = mask & ok[:, None, None]
     out[sel] = np.repeat(fill, sel.sum(axis=(1, 2)), axis=0)
-    return out
+    return out, sel

@@ -4,8 +4,8 @@ A :class:`~vision.regions.PatchSet` lists square windows on the table; :class:`S
 output pixel centre through the :class:`~vision.registration.Registration` (homography + lens
 distortion) and samples the frame bilinearly, all windows of a set in one call (the windows are
 stacked into one tall map). Maps are cached per registration and window set, so a steady camera
-pays only for the remap. Windows falling partly outside the frame get black pixels and are
-reported by :meth:`Sampler.inside`.
+pays only for the remap. Windows falling partly outside the frame get black pixels there;
+:meth:`Sampler.inside` says whether a window's core is in view (then it is read).
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ import numpy as np
 
 from .regions import PatchSet
 from .registration import Registration
+
+CORE = (0.2, 0.8)
+"""The part of a window (fractions of its side) that must be in the frame for it to be read."""
 
 
 def window_pixels(reg: Registration, ps: PatchSet) -> np.ndarray:
@@ -73,7 +76,7 @@ class Sampler:
         )
 
     def maps(self, reg: Registration, ps: PatchSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(map_x, map_y, inside)``: float32 maps ((N*px) x px) and a per-window bool (fully in view)."""
+        """``(map_x, map_y, inside)``: float32 maps ((N*px) x px) and a per-window bool (core in view)."""
         key = _key(reg, ps)
         hit = self._maps.get(key)
         if hit is not None and hit[3] is reg:
@@ -85,11 +88,13 @@ class Sampler:
             return empty, empty, np.zeros(0, bool)
         pix = window_pixels(reg, ps)
         w, h = reg.size
+        lo, hi = int(px * CORE[0]), int(np.ceil(px * CORE[1]))
+        core = pix[:, lo:hi, lo:hi]
         inside = (
-            (pix[..., 0] >= 0).all((1, 2))
-            & (pix[..., 0] <= w - 1).all((1, 2))
-            & (pix[..., 1] >= 0).all((1, 2))
-            & (pix[..., 1] <= h - 1).all((1, 2))
+            (core[..., 0] >= 0).all((1, 2))
+            & (core[..., 0] <= w - 1).all((1, 2))
+            & (core[..., 1] >= 0).all((1, 2))
+            & (core[..., 1] <= h - 1).all((1, 2))
         )
         mx = np.ascontiguousarray(pix[..., 0].reshape(n * px, px), np.float32)
         my = np.ascontiguousarray(pix[..., 1].reshape(n * px, px), np.float32)
@@ -108,7 +113,8 @@ class Sampler:
         return out.reshape((n, px, px, *image.shape[2:]))
 
     def inside(self, reg: Registration, ps: PatchSet) -> np.ndarray:
-        """Per window: True when it lies wholly inside the frame."""
+        """Per window: True when its core (the middle 60% of each side) lies inside the frame; the
+        rest of such a window may be cut off (black)."""
         return self.maps(reg, ps)[2]
 
     def points(self, image: np.ndarray, reg: Registration, mm: np.ndarray) -> np.ndarray:
