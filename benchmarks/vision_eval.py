@@ -14,7 +14,8 @@ texture, at 1920 x 1080. In each session:
 
 1. **Enrollment as a user would do it**: a photo of the table after the setup (the starting tiles'
    types, the row order and the era-1 tiles are what the setup says), a second photo after laying
-   one tile of each resource missing from the start and one tile turned over on seat 0's land, and
+   one tile of each resource missing from the start laid on seat 0's land and all starting tiles turned
+   over (their backs: the exhausted side), and
    photos of the event and achievement tiles on the capture sheet (taken once, with a phone under
    other light; cut with ``vision.photopack``).
 2. **Frames**: positions spread over the game, each under the session's camera and light with a

@@ -1,6 +1,9 @@
-"""Choose the recognizer's tile-feature mix on validation art (never the evaluation's).
+"""Choose the recognizer's settings on validation art (never the evaluation's).
 
-    python -m models.tune --sessions 6 --frames 6          # writes tile_mix into models/models.json
+    python -m models.tune --sessions 8 --frames 6          # writes tile_mix, count_turns into models.json
+
+Two settings are chosen: the tile-feature mix, and ``count_turns`` — whether the member counter
+averages its answer over the four quarter turns of each window (1 or 4).
 
 The tile features can be the ``tiles`` model alone or joined with a colour histogram of the prepared
 window (``vision.encoder.TileEncoder``, ``mix`` = the model's weight). Which is best on art the
@@ -48,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     layout, profile = default_layout(), default_profile()
     models = Models(a.models)
     totals = {m: {f: [0, 0] for f in FACTS} for m in MIXES}
+    members = {1: [0, 0], 4: [0, 0]}
     packs = [variant(base, how.strip("-")) for base in ("classic", "bold") for how in HELD_VARIANTS]
     for s in range(a.sessions):
         pack = packs[s % len(packs)]
@@ -58,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
         cond = session_conditions(s, a.sessions, seated, TUNE_SEED_BASE, TRAIN_FOV)
         renderer = Renderer(seated, pack, cond["texture"], seed=s)
         enr = enroll_session(renderer, game, cond, photographed_pack(pack, seated), seated)
-        recs = {m: Recognizer(seated, profile, enr, models, stream=False, tile_mix=m) for m in MIXES}
+        recs = {m: Recognizer(seated, profile, enr, models, stream=False, tile_mix=m, count_turns=4) for m in MIXES}
+        one_turn = Recognizer(seated, profile, enr, models, stream=False, tile_mix=MIXES[3], count_turns=1)
         for mv in np.linspace(2, len(game.states) - 1, a.frames).round().astype(int):
             lt, fx = frame_variation(cond, rng)
             fr = renderer.render(game.states[int(mv)], cond["camera"], lt, fx, frame_seed=int(mv))
@@ -68,16 +73,25 @@ def main(argv: list[str] | None = None) -> int:
                 for f in FACTS:
                     totals[m][f][0] += sc[f][0]
                     totals[m][f][1] += sc[f][1]
+                if m == MIXES[3]:
+                    members[4][0] += sc["members per hex"][0]
+                    members[4][1] += sc["members per hex"][1]
+            sc = score(one_turn.read(fr.image), truth)
+            members[1][0] += sc["members per hex"][0]
+            members[1][1] += sc["members per hex"][1]
         line = ", ".join(
             f"{m}: {totals[m]['tile type per hex'][0] / max(totals[m]['tile type per hex'][1], 1):.4f}" for m in MIXES
         )
         print(f"session {s + 1}/{a.sessions} ({pack.name}): tile type {line}", file=sys.stderr, flush=True)
     errors = {m: sum(t[1] - t[0] for t in totals[m].values()) for m in MIXES}
     best = min(MIXES, key=lambda m: (errors[m], -m))
+    turns = 4 if members[4][0] > members[1][0] else 1
     report = {
         "mixes": {str(m): {f: totals[m][f] for f in FACTS} for m in MIXES},
         "errors": {str(m): e for m, e in errors.items()},
         "chosen": best,
+        "members_per_hex_by_turns": members,
+        "count_turns": turns,
         "packs": [p.name for p in packs],
         "sessions": a.sessions,
         "frames": a.frames,
@@ -87,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         path = a.models / "models.json"
         doc = json.loads(path.read_text())
         doc["tile_mix"] = best
+        doc["count_turns"] = turns
         doc["tile_mix_tuning"] = report
         path.write_text(json.dumps(doc, indent=1) + "\n")
     return 0

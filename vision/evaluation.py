@@ -150,18 +150,20 @@ def photographed_pack(pack: ArtPack, layout: Any) -> ArtPack:
 
 
 def one_of_each(state: Any) -> TableModel:
-    """The setup table with one tile of each resource missing from seat 0's start and one tile turned
-    over, laid next to seat 0's starting triangle (the second enrollment photo)."""
+    """The second enrollment photo: the setup table with one tile of each resource missing from the
+    starting tiles laid next to seat 0's starting triangle, and every player's starting tiles turned
+    over (exhausted: the tiles' backs, at several places and under each player's light)."""
     model = TableModel.from_state(state)
     seen = {t.resource for s in model.seats for t in s.land.values()}
     spots = [(-1, 0), (-1, 1), (0, -1), (1, -1), (2, -1), (2, 0), (1, 1), (0, 2), (-1, 2)]
     land = model.seats[0].land
     free = [h for h in spots if h not in land]
-    todo = [LandTile(r) for r in state.profile.resources if r not in seen] + [
-        LandTile(state.profile.resources[0], True)
-    ]
-    for h, t in zip(free, todo, strict=False):
-        land[h] = t
+    for h, r in zip(free, [r for r in state.profile.resources if r not in seen], strict=False):
+        land[h] = LandTile(r)
+    for seat in model.seats:
+        for h in list(seat.land):
+            if h in ((0, 0), (1, 0), (0, 1)):
+                seat.land[h] = LandTile(seat.land[h].resource, True)
     return model
 
 

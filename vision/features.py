@@ -175,17 +175,25 @@ class HistogramFeatures:
 class Counter:
     """A counting model (``members`` or ``shells``): patch + likeness map → P(count = 0..N)."""
 
-    def __init__(self, model: OnnxModel) -> None:
+    def __init__(self, model: OnnxModel, turns: int = 1) -> None:
         self.model = model
         self.px = model.spec.px
+        self.turns = max(1, min(4, turns))
 
     def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray:
-        """N x (max+1) probabilities for patches (N x px x px x 3) and likeness maps (N x px x px)."""
+        """N x (max+1) probabilities for patches (N x px x px x 3) and likeness maps (N x px x px),
+        averaged over the ``turns`` quarter turns of each window (a count does not change when the
+        window turns; the model was trained with turned windows)."""
         x = np.concatenate([_nchw(patches01), like[:, None].astype(np.float32) - 0.5], axis=1)
-        logits = self.model.run(x).astype(np.float64)
+        n = len(x)
+        if n == 0:
+            return np.zeros((0, self.model.spec.outputs), np.float32)
+        batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(self.turns)])
+        logits = self.model.run(np.ascontiguousarray(batch)).astype(np.float64)
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
-        return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+        p /= p.sum(axis=1, keepdims=True)
+        return p.reshape(self.turns, n, -1).mean(axis=0).astype(np.float32)
 
 
 class Models:
@@ -226,9 +234,9 @@ class Models:
         """The tile feature extractor."""
         return TileFeatures(self.get("tiles"))
 
-    def counter(self, name: str) -> Counter:
-        """A counting model (``members`` or ``shells``)."""
-        return Counter(self.get(name))
+    def counter(self, name: str, turns: int = 1) -> Counter:
+        """A counting model (``members`` or ``shells``), averaging over ``turns`` quarter turns."""
+        return Counter(self.get(name), turns)
 
     def setting(self, name: str, default: float) -> float:
         """A number from ``models.json`` (the recognizer's tuned settings), or ``default``."""

@@ -67,7 +67,8 @@ class Recognizer:
     False treats every frame as a still photo (settled unless told otherwise). ``read_unsettled``
     reads frames the gate calls unsettled too (their observation still says ``settled: false``).
     ``tile_mix`` overrides the models' weight of the model in the tile features (``models.json``).
-    ``cache`` (default: as ``stream``) lets the land reader skip hexes whose windows did not change."""
+    ``cache`` (default: as ``stream``) lets the land reader skip hexes whose windows did not change.
+    ``count_turns`` overrides how many quarter turns of each window the member counter averages."""
 
     def __init__(
         self,
@@ -82,6 +83,7 @@ class Recognizer:
         threads: int = 1,
         tile_mix: float | None = None,
         cache: bool | None = None,
+        count_turns: int | None = None,
     ) -> None:
         self.layout = layout
         self.profile = profile or default_profile()
@@ -117,7 +119,8 @@ class Recognizer:
             hidden["players"] = [(ref, colour_sigma(sp)) for _, ref, sp in colour_list]
             mix = self.models.mix() if tile_mix is None else tile_mix
             self.encoder: Any = TileEncoder(self.models.tiles(), self.regions, hidden, mix)
-            members: Any = self.models.counter("members")
+            turns = int(self.models.setting("count_turns", 1)) if count_turns is None else count_turns
+            members: Any = self.models.counter("members", turns)
             shells: Any = self.models.counter("shells")
         else:
             self.encoder = PlainEncoder()
