@@ -93,3 +93,18 @@ def test_recognize_errors(files, tmp_path, capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and msg in err, err
+
+
+def test_recognize_a_stream_of_frames_settles_after_quiet_frames(files, tmp_path, capsys):
+    box = tmp_path / "box.json"
+    assert main(["enroll", str(files / "setup.png"), "--truth", str(files / "setup.json"), "-o", str(box)]) == 0
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(5):
+        cv2.imwrite(str(folder / f"{i:02d}.png"), cs.frame(60).image)
+    capsys.readouterr()
+    assert main(["recognize", str(folder), "-e", str(box), "--stream", "--json"]) == 0
+    lines = [Observation.from_dict(json.loads(x)) for x in capsys.readouterr().out.splitlines()]
+    assert [o.settled for o in lines] == [False, False, False, True, True]
+    assert all(o.registered for o in lines)
+    assert not lines[0].hexes and lines[3].hexes and lines[3].row  # only settled frames are read

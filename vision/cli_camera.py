@@ -249,14 +249,27 @@ def cmd_recognize(args: argparse.Namespace) -> int:
             img = _read_image(path)
             emit(rec.read(img, frame_no=i), img, path)
         return 0
-    from .sources import open_source
+    from .sources import Capture, open_source
 
     if len(args.source) != 1:
         raise VisionError("--stream reads one source (a folder, video file, camera index or URL)")
     src = open_source(args.source[0])
+    n = 0
+    if src.live:  # a camera or stream: a capture thread hands out the newest frame, reconnecting
+        with Capture(
+            src, on_state=lambda state, why: sys.stderr.write(f"source: {state} {why}".rstrip() + "\n")
+        ) as cap:
+            while args.frames is None or n < args.frames:
+                pkt = cap.latest(timeout=10.0)
+                if pkt is None:
+                    if cap.state == "ended":
+                        break
+                    continue
+                emit(rec.read(pkt.image, frame_no=pkt.seq, time_s=pkt.time), pkt.image, f"frame {pkt.seq}")
+                n += 1
+        return 0
     src.open()
     try:
-        n = 0
         while args.frames is None or n < args.frames:
             img = src.read()
             if img is None:
