@@ -90,7 +90,7 @@ def measure(folder: Path, threads: int) -> dict[str, object]:
         ("single photo", spread, False),
     )
     for scenario, images, stream in scenarios:
-        rec = Recognizer(lay, prof, folder / "box.json", stream=stream, quiet_frames=0, threads=threads)
+        rec = Recognizer(lay, prof, folder / "box.json", stream=stream, quiet=0, threads=threads)
         rec.read(images[0])  # warm-up (first onnxruntime run, maps)
         per: dict[str, list[float]] = {}
         for img in images[1:] + images[:1] if stream else images * 2:

@@ -100,11 +100,12 @@ def test_recognize_a_stream_of_frames_settles_after_quiet_frames(files, tmp_path
     assert main(["enroll", str(files / "setup.png"), "--truth", str(files / "setup.json"), "-o", str(box)]) == 0
     folder = tmp_path / "frames"
     folder.mkdir()
-    for i in range(5):
+    for i in range(8):
         cv2.imwrite(str(folder / f"{i:02d}.png"), cs.frame(60).image)
     capsys.readouterr()
+    # frames of a folder have no timestamps: 10 per second; settled after 0.5 s without motion
     assert main(["recognize", str(folder), "-e", str(box), "--stream", "--json"]) == 0
     lines = [Observation.from_dict(json.loads(x)) for x in capsys.readouterr().out.splitlines()]
-    assert [o.settled for o in lines] == [False, False, False, True, True]
-    assert all(o.registered for o in lines)
-    assert not lines[0].hexes and lines[3].hexes and lines[3].row  # only settled frames are read
+    assert [o.settled for o in lines] == [False] * 6 + [True] * 2
+    assert all(o.registered and not o.hand_in_view for o in lines)
+    assert not lines[0].hexes and lines[6].hexes and lines[6].row  # only settled frames are read

@@ -42,19 +42,31 @@ def test_assignment_is_optimal_and_margins_say_how_sure():
         assign(np.zeros((3, 2)))
 
 
-def test_motion_gate_settles_after_quiet_frames_and_ignores_light_changes():
-    gate = MotionGate(quiet_frames=3)
-    still = cs.frame(40).image
-    gray = cv2.cvtColor(still, cv2.COLOR_BGR2GRAY)
-    states = [gate.update(gray) for _ in range(4)]
-    assert [s.settled for s in states] == [False, False, False, True]
+def test_motion_gate_settles_after_quiet_time_and_ignores_light_changes():
+    gate = MotionGate(quiet=0.3, quiet_long=1.0, fps=10)
+    gray = cv2.cvtColor(cs.frame(40).image, cv2.COLOR_BGR2GRAY)
+    states = [gate.update(gray) for _ in range(6)]
+    assert [s.settled for s in states] == [False, False, False, False, True, True]  # 0.3 s after the first
     brighter = cv2.add(gray, 12)  # a lamp switched on: every pixel changes alike
     assert not gate.update(brighter).moving
-    hand = gray.copy()
-    cv2.circle(hand, (640, 360), 60, 30, -1)  # something dark moves in
+    piece = gray.copy()
+    cv2.circle(piece, (640, 360), 40, 30, -1)  # a tile laid (small against a hand)
+    s = gate.update(piece)
+    assert s.moving and not s.settled and not s.hand
+    after = [gate.update(piece) for _ in range(4)]
+    assert after[-1].settled  # 0.3 s later the table counts as settled again
+    # a hand: a large region changes; when it then holds still, the gate waits much longer
+    hand = piece.copy()
+    cv2.ellipse(hand, (500, 420), (220, 70), 20, 0, 360, 60, -1)
     s = gate.update(hand)
-    assert s.moving and not s.settled
-    assert MotionGate(quiet_frames=0).update(gray).settled  # still photos
+    assert s.moving and s.hand
+    held = [gate.update(hand) for _ in range(8)]
+    assert not any(h.settled for h in held) and all(h.hand for h in held)
+    assert any(gate.update(hand).settled for _ in range(4))  # resting 1 s+: accepted (a big change)
+    # with timestamps the gate goes by them
+    g2 = MotionGate(quiet=0.5)
+    assert not g2.update(gray, 0.0).settled and not g2.update(gray, 0.2).settled and g2.update(gray, 0.75).settled
+    assert MotionGate(quiet=0).update(gray).settled  # still photos
 
 
 def test_colour_norm_undoes_a_colour_cast():
@@ -205,7 +217,7 @@ def test_missing_or_corrupt_models_fail_clearly(tmp_path):
 def test_a_stream_rereads_only_changed_hexes_and_reads_the_same():
     lay, prof = default_layout(), default_profile()
     fresh = Recognizer(lay, prof, cs.enrollment(), stream=False, cache=False)
-    stream = Recognizer(lay, prof, cs.enrollment(), stream=True, quiet_frames=0)
+    stream = Recognizer(lay, prof, cs.enrollment(), stream=True, quiet=0)
     a, b = cs.frame(60), cs.frame(61)  # one move apart: most hexes unchanged
 
     def land(obs: Observation) -> dict:

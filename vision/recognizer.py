@@ -64,7 +64,8 @@ class Recognizer:
 
     ``features`` is ``"model"`` (the ONNX models) or ``"histogram"`` (the colour-histogram baseline,
     which needs no model). ``stream`` True keeps state between frames (motion gate, registration);
-    False treats every frame as a still photo (settled unless told otherwise). ``read_unsettled``
+    False treats every frame as a still photo (settled unless told otherwise). ``quiet`` (seconds)
+    and ``fps`` (for frames read without timestamps) set the motion gate. ``read_unsettled``
     reads frames the gate calls unsettled too (their observation still says ``settled: false``).
     ``tile_mix`` overrides the models' weight of the model in the tile features (``models.json``).
     ``cache`` (default: as ``stream``) lets the land reader skip hexes whose windows did not change.
@@ -78,7 +79,8 @@ class Recognizer:
         models: Models | str | Path | None = None,
         features: str = "model",
         stream: bool = True,
-        quiet_frames: int = 3,
+        quiet: float = 0.5,
+        fps: float = 10.0,
         read_unsettled: bool = False,
         threads: int = 1,
         tile_mix: float | None = None,
@@ -96,7 +98,7 @@ class Recognizer:
         self.regions = Regions(layout, self.profile)
         self.sampler = Sampler()
         self.registrar = Registrar(layout)
-        self.gate = MotionGate(quiet_frames=quiet_frames if stream else 0)
+        self.gate = MotionGate(quiet=quiet if stream else 0.0, fps=fps)
         self.last_norm: ColourNorm = self.enrollment.norm
         self.last_result: RegistrationResult | None = None
         self.last_gate: GateState | None = None
@@ -185,13 +187,14 @@ class Recognizer:
         return ExampleClassifier(np.concatenate(feats), labels, temperature)
 
     # --- reading --------------------------------------------------------------------------------
-    def read(self, frame: np.ndarray, frame_no: int = 0, time_s: float = 0.0) -> Observation:
-        """The observation of one BGR frame (FrameError when it is not an image)."""
+    def read(self, frame: np.ndarray, frame_no: int = 0, time_s: float | None = None) -> Observation:
+        """The observation of one BGR frame taken at ``time_s`` seconds (default: counted from the
+        frames at ``fps``); FrameError when it is not an image."""
         t0 = time.perf_counter()
         image = check_frame(frame)
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         timings: dict[str, float] = {}
-        gate = self.gate.update(gray)
+        gate = self.gate.update(gray, time_s)
         t1 = time.perf_counter()
         timings["gate"] = (t1 - t0) * 1000
         res = self.registrar.update(gray)
@@ -200,10 +203,16 @@ class Recognizer:
         timings["registration"] = (t2 - t1) * 1000
         if res.status == "moved":
             self.gate.disturb()
-            gate = GateState(False, True, gate.moved_fraction, 0)
+            gate = GateState(False, True, gate.moved_fraction, 0.0, gate.hand)
         self.last_gate = gate
         settled = gate.settled if self.stream else True
-        base = {"frame": frame_no, "time": time_s, "markers": res.seen, "settled": settled}
+        base = {
+            "frame": frame_no,
+            "time": float(time_s or 0.0),
+            "markers": res.seen,
+            "settled": settled,
+            "hand_in_view": bool(gate.hand) if self.stream else False,
+        }
         if res.registration is None:
             self.timings = timings
             return Observation(registered=False, **base)

@@ -179,10 +179,11 @@ class RenderSource:
         start: int | None = None,
         end: int | None = None,
         fps: float = 10.0,
+        pace: Any = None,
     ) -> None:
         self.game, self.renderer, self.camera = game, renderer, camera
         self.light, self.effects = light, effects
-        self.start, self.end, self.fps = start, end, fps
+        self.start, self.end, self.fps, self.pace = start, end, fps, pace
         self.name = "renderer"
         self.live = False
         self._frames: Iterator[tuple[int, Any]] | None = None
@@ -195,7 +196,8 @@ class RenderSource:
 
         pack = self.renderer.pack
         colours = {s.colour: pack.colour(s.colour) for s in self.game.states[-1].players}
-        plan = plan_video(self.game, self.renderer.layout, colours, Pace(fps=self.fps), self.start, self.end)
+        pace = self.pace or Pace(fps=self.fps)
+        plan = plan_video(self.game, self.renderer.layout, colours, pace, self.start, self.end)
         self._frames = iter(enumerate(plan.frames))
 
     def read(self) -> np.ndarray | None:
