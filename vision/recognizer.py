@@ -141,7 +141,12 @@ class Recognizer:
         self.row = RowReader(
             self.encoder, self.classifiers["row"], shells, shell, min_tiles=len(self.profile.action_tiles)
         )
-        self.board = BoardReader(self.encoder, self.classifiers["board"], self.profile, colour_list)
+        board_examples = None
+        if enr.windows.get("board") is not None and len(enr.windows["board"]):
+            board_examples = (enr.windows["board"], list(enr.labels.get("board", [])))
+        self.board = BoardReader(
+            self.encoder, self.classifiers["board"], self.profile, colour_list, examples=board_examples
+        )
         self.tracks = TrackReader(colour_list)
         self.shells = ShellReader(shells, shell)
 

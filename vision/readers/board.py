@@ -6,8 +6,9 @@ and 3) and solved as an assignment: each achievement appears at most once on the
 its own era; a face-down tile is the back of its era; a face-up tile never enrolled is reported as
 ``?``. Confidences come from the assignment margins, as in the row.
 
-**Stones** are read per slot from colour alone: the mean likeness of the slot's disc to each
-player's enrolled colour. The best colour counts as a stone when its likeness clears
+**Stones** are read per slot from colour: the mean likeness of the slot's disc to each player's
+enrolled colour, less what the bare tile itself shows of that colour there (from its enrolled
+windows: tile art in a player's colour is not a stone). The best colour counts as a stone when its likeness clears
 ``threshold`` *and* clearly beats what the same slot shows of the other colours; trailing free
 slots are dropped, as in the Observation format.
 """
@@ -55,6 +56,7 @@ class BoardReader:
         colours: list[tuple[str, np.ndarray, float]],
         threshold: float = 0.3,
         unknown_prior: float = 0.02,
+        examples: tuple[np.ndarray, list[str]] | None = None,
     ) -> None:
         self.encoder = encoder
         self.classifier = classifier
@@ -63,6 +65,8 @@ class BoardReader:
         self.threshold = threshold
         self.unknown_prior = unknown_prior
         self._mask = disc_mask(STONE_PX, 0.36)
+        self.examples = examples  # enrolled achievement windows and labels (the bare tiles' art)
+        self._bg: dict[str, np.ndarray | None] = {}
 
     def read(self, ctx: FrameContext) -> tuple[list[BoardReading], set[str]]:
         """One reading per achievement position; ``{"board"}`` hidden when a position is out of view."""
@@ -74,7 +78,7 @@ class BoardReader:
         positions = ctx.regions.board_positions
         tiles = self._tiles(ctx, ps)
         t1 = time.perf_counter()
-        stones = self._stones(ctx)
+        stones = self._stones(ctx, [t for t, _ in tiles])
         out = []
         for i, (e, c) in enumerate(positions):
             tile, conf = tiles[i]
@@ -122,7 +126,36 @@ class BoardReader:
                 out.append((name.split(":", 1)[1], conf))
         return out
 
-    def _stones(self, ctx: FrameContext) -> dict[tuple[int, int], tuple[tuple[str | None, ...], float]]:
+    def _background(self, ctx: FrameContext, tile: str | None) -> np.ndarray | None:
+        """Per stone slot and colour, how much the *bare* tile looks like that colour there (from
+        its enrolled windows), or None when the tile was not enrolled."""
+        if tile is None or self.examples is None:
+            return None
+        if tile in self._bg:
+            return self._bg[tile]
+        wins, labels = self.examples
+        sel = [i for i, lb in enumerate(labels) if lb == f"achievement:{tile}"]
+        if not sel:
+            self._bg[tile] = None
+            return None
+        win = np.asarray(wins[sel], np.float32)
+        px = win.shape[1]
+        side = ctx.regions.board_patches().side_mm
+        labs = lab(win)
+        r = ctx.regions.stone_radius * 0.72 / side * px
+        yy, xx = np.mgrid[0:px, 0:px]
+        bg = np.zeros((len(ctx.regions.layout.stone_slots), len(self.colours)), np.float32)
+        for k, (ox, oy) in enumerate(ctx.regions.layout.stone_slots):
+            cx, cy = (ox + side / 2) / side * px - 0.5, (oy + side / 2) / side * px - 0.5
+            disc = np.hypot(xx - cx, yy - cy) <= max(r, 1.0)
+            for j, (_, ref, spread) in enumerate(self.colours):
+                bg[k, j] = float(likeness(labs, ref, colour_sigma(spread))[:, disc].mean())
+        self._bg[tile] = bg
+        return bg
+
+    def _stones(
+        self, ctx: FrameContext, tiles: list[str | None]
+    ) -> dict[tuple[int, int], tuple[tuple[str | None, ...], float]]:
         pts = ctx.regions.stone_points()
         if not pts or not self.colours:
             return {}
@@ -133,6 +166,12 @@ class BoardReader:
             [likeness(labs, ref, colour_sigma(spread))[:, self._mask].mean(axis=1) for _, ref, spread in self.colours],
             axis=1,
         )  # slots x colours
+        # take away what the bare tile itself shows of each colour at each slot (its art)
+        index = {p: i for i, p in enumerate(ctx.regions.board_positions)}
+        for i, (e, c, k, _) in enumerate(pts):
+            bg = self._background(ctx, tiles[index[(e, c)]])
+            if bg is not None:
+                scores[i] = np.maximum(scores[i] - bg[k], 0.0)
         best = scores.argmax(axis=1)
         top = scores[np.arange(len(pts)), best]
         srt = np.sort(scores, axis=1)
