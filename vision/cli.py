@@ -7,7 +7,8 @@
 * ``render pack`` lists face names, checks a pack folder or exports a built-in pack;
 * ``render photo-pack PHOTOS -o PACK`` builds a pack from photos of your tiles;
 * ``print-markers -o DIR`` writes the markers, reference patch and capture sheet (PDF + PNG);
-* ``layout check|export`` validates a table layout or writes the default one to edit.
+* ``layout check|export`` validates a table layout or writes the default one to edit;
+* ``enroll`` and ``recognize``: the camera pipeline (:mod:`vision.cli_camera`).
 
 User mistakes print one line on stderr and exit with status 2. OpenCV is imported only when a
 command runs.
@@ -85,6 +86,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("-o", "--output", default="-", help="file (default: stdout)")
     q.set_defaults(func=_guard(cmd_layout_export))
 
+    from . import cli_camera
+
+    cli_camera.register(sub, _guard)
+
 
 def _game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", nargs="?", help="journal or position JSON (or use --simulate)")
@@ -136,10 +141,11 @@ def _guard(fn: Handler) -> Handler:
 
     def run(args: argparse.Namespace) -> int:
         from .errors import VisionError
+        from .observation import ObservationError
 
         try:
             return fn(args)
-        except VisionError as exc:
+        except (VisionError, ObservationError) as exc:
             sys.stderr.write(f"tribes-companion: error: {exc}\n")
             return 2
         except OSError as exc:

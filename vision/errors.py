@@ -40,3 +40,19 @@ class CameraError(VisionError):
 
 class RenderError(VisionError):
     """A state, layout and pack that cannot be rendered together (e.g. too few row slots)."""
+
+
+class ModelError(VisionFileError):
+    """A model file that is missing, unreadable or not the model the pipeline expects."""
+
+
+class EnrollmentError(VisionFileError):
+    """An enrollment file that is malformed, or an enrollment that cannot be built from the input."""
+
+
+class FrameError(VisionError):
+    """A frame that is not an image the pipeline can read (empty, wrong type or shape)."""
+
+
+class SourceError(VisionError):
+    """A frame source that cannot be opened (no such camera, file or folder, bad URL)."""

@@ -1,0 +1,328 @@
+"""Evaluation of the camera pipeline on a held-out rendered set (figures for docs/benchmarks.md).
+
+Run from the repository root::
+
+    PYTHONPATH=. python benchmarks/vision_eval.py                       # 24 sessions x 25 frames
+    PYTHONPATH=. python benchmarks/vision_eval.py --sessions 4 --frames 8 --quick
+
+What is held out (``models/splits.py``): the ``sketch`` art pack and its piece and shell colours
+(never rendered for training or tuning), camera fields of view from a band training never uses,
+and seeds. Each *session* is one user's table: a simulated game (2–4 players), one camera pose
+(tilt spread evenly over 0–35°, any side, roll, lens distortion), one light (colour temperature
+spread evenly over 2700–6500 K, direction, shadows, uneven brightness, sometimes glare), one table
+texture, at 1920 x 1080. In each session:
+
+1. **Enrollment as a user would do it**: a photo of the table after the setup (the starting tiles'
+   types, the row order and the era-1 tiles are what the setup says), a second photo after laying
+   one tile of each resource missing from the start laid on seat 0's land and all starting tiles turned
+   over (their backs: the exhausted side), and
+   photos of the event and achievement tiles on the capture sheet (taken once, with a phone under
+   other light; cut with ``vision.photopack``).
+2. **Frames**: positions spread over the game, each under the session's camera and light with a
+   little drift (±150 K, ±5% exposure), fresh sensor noise, and in some frames motion blur, defocus
+   and JPEG. Each frame is read by the model pipeline and by the colour-histogram baseline, with a
+   recognizer kept across the session (a fixed camera); registration is also scored from scratch on
+   every frame.
+
+Scores (against ``observation_from_truth``): registration; tile type per hex (tile or empty, resource,
+exhausted); members per hex and colour exactly right (tiles); shells per row slot and per seat;
+the action row read exactly (tiles and order); achievement tiles; stones per position; track markers
+per colour and track; and the share of frames read perfectly. Broken down per colour temperature
+and tilt. Speed and memory: ``benchmarks/vision_speed.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(var, "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from models.splits import EVAL_SEED_BASE, HELD_OUT_PACK  # noqa: E402
+from rules.game import simulate  # noqa: E402
+from rules.profile import default_profile  # noqa: E402
+from vision.artpack import builtin_pack  # noqa: E402
+from vision.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions  # noqa: E402
+from vision.layout import default_layout  # noqa: E402
+from vision.observation import observation_from_truth  # noqa: E402
+from vision.recognizer import Recognizer  # noqa: E402
+from vision.registration import Registrar  # noqa: E402
+from vision.render import Renderer  # noqa: E402
+
+KELVIN_BINS = (
+    (2700, 3500, "2700-3500"),
+    (3500, 4500, "3500-4500"),
+    (4500, 5500, "4500-5500"),
+    (5500, 6501, "5500-6500"),
+)
+TILT_BINS = ((0, 10, "0-10"), (10, 20, "10-20"), (20, 30, "20-30"), (30, 35.01, "30-35"))
+
+
+def bin_of(v: float, bins: tuple[tuple[float, float, str], ...]) -> str:
+    for lo, hi, name in bins:
+        if lo <= v < hi:
+            return name
+    return "other"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="evaluate the camera pipeline on held-out rendered tables")
+    ap.add_argument("--sessions", type=int, default=24)
+    ap.add_argument("--frames", type=int, default=25, help="frames per session")
+    ap.add_argument("--baseline-only", action="store_true", help="skip the model pipeline (no models yet)")
+    ap.add_argument("-o", "--output", default="benchmarks/results/vision_eval.json")
+    ap.add_argument("--quick", action="store_true", help="no per-frame log")
+    ap.add_argument("--failures", help="folder to write frames read wrongly (annotated) into")
+    ap.add_argument("--video-moves", type=int, default=12, help="moves of rendered video per video session (0: none)")
+    ap.add_argument("--video-sessions", type=int, default=2, help="sessions whose game is also filmed")
+    a = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    layout = default_layout()
+    profile = default_profile()
+    pack = builtin_pack(HELD_OUT_PACK)
+    assert HELD_OUT_PACK == "sketch"
+    t0 = time.time()
+    photos = photographed_pack(pack, layout)
+    kinds = ["model", "histogram"] if not a.baseline_only else ["histogram"]
+    totals: dict[str, dict[str, list[int]]] = {k: defaultdict(lambda: [0, 0]) for k in kinds}
+    by_light: dict[str, dict[str, dict[str, list[int]]]] = {
+        k: defaultdict(lambda: defaultdict(lambda: [0, 0])) for k in kinds
+    }
+    by_tilt: dict[str, dict[str, dict[str, list[int]]]] = {
+        k: defaultdict(lambda: defaultdict(lambda: [0, 0])) for k in kinds
+    }
+    perfect = {k: [0, 0] for k in kinds}
+    reg_fresh = [0, 0]
+    reg_err: list[float] = []
+    timings: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in kinds}
+    notes: list[str] = []
+    if a.failures:
+        Path(a.failures).mkdir(parents=True, exist_ok=True)
+    for s in range(a.sessions):
+        rng = np.random.default_rng([EVAL_SEED_BASE, s, 1])
+        players = int(rng.integers(2, 5))
+        game = simulate(players, EVAL_SEED_BASE + s, "greedy")
+        seated = layout.with_seats((0, 2)) if players == 2 else layout
+        cond = session_conditions(s, a.sessions, seated)
+        renderer = Renderer(seated, pack, cond["texture"], seed=s)
+        enr = enroll_session(renderer, game, cond, photos, seated)
+        recs = {k: Recognizer(seated, profile, enr, features=k, stream=False) for k in kinds}
+        kb = bin_of(cond["light"].kelvin, KELVIN_BINS)
+        tb = bin_of(cond["camera"].tilt, TILT_BINS)
+        n_moves = len(game.states) - 1
+        picks = np.linspace(2, n_moves, a.frames).round().astype(int)
+        for f, mv in enumerate(picks):
+            lt, fx = frame_variation(cond, rng)
+            fr = renderer.render(game.states[int(mv)], cond["camera"], lt, fx, frame_seed=1000 + f)
+            truth = observation_from_truth(fr.truth)
+            gray = cv2.cvtColor(fr.image, cv2.COLOR_BGR2GRAY)
+            res = Registrar(seated).update(gray)
+            reg_fresh[1] += 1
+            if res.registration is not None:
+                reg_fresh[0] += 1
+                cen = np.array([h["center"] for h in fr.truth["hexes"] if h["in_view"]])
+                mm = np.array(
+                    [seated.hex_center(h["seat"], tuple(h["hex"])) for h in fr.truth["hexes"] if h["in_view"]]
+                )
+                if len(cen):
+                    reg_err.append(float(np.linalg.norm(res.registration.project(mm) - cen, axis=1).mean()))
+            for k in kinds:
+                obs = recs[k].read(fr.image, frame_no=f)
+                for st, v in recs[k].timings.items():
+                    timings[k][st].append(v)
+                sc = score(obs, truth)
+                all_ok = True
+                for kind, (ok, tot) in sc.items():
+                    for table in (totals[k], by_light[k][kb], by_tilt[k][tb]):
+                        table[kind][0] += ok
+                        table[kind][1] += tot
+                    all_ok &= ok == tot
+                perfect[k][0] += int(all_ok)
+                perfect[k][1] += 1
+                if a.failures and k == "model" and not all_ok:
+                    bad = [kind for kind, (ok, tot) in sc.items() if ok != tot]
+                    name = f"s{s:02d}f{f:02d}-{'_'.join(b.split()[0] for b in bad)}"
+                    cv2.imwrite(str(Path(a.failures) / f"{name}.jpg"), recs[k].annotate(fr.image, obs))
+                    (Path(a.failures) / f"{name}.json").write_text(json.dumps(fr.truth))
+        if not a.quick:
+            line = " | ".join(
+                f"{k}: " + ", ".join(f"{kind.split()[0]} {v[0] / max(v[1], 1):.4f}" for kind, v in totals[k].items())
+                for k in kinds
+            )
+            print(
+                f"session {s + 1}/{a.sessions} ({players}p, {cond['light'].kelvin:.0f} K, tilt "
+                f"{cond['camera'].tilt:.0f}, {cond['texture']}; {time.time() - t0:.0f} s): {line}",
+                file=sys.stderr,
+                flush=True,
+            )
+    video = video_eval(a, layout, profile, pack, photos) if a.video_moves > 0 and not a.baseline_only else None
+    result = {
+        "video": video,
+        "command": "PYTHONPATH=. python benchmarks/vision_eval.py "
+        + " ".join(argv if argv is not None else sys.argv[1:]),
+        "sessions": a.sessions,
+        "frames": a.sessions * a.frames,
+        "seconds": round(time.time() - t0),
+        "registration_fresh": {
+            "ok": reg_fresh[0],
+            "total": reg_fresh[1],
+            "rate": reg_fresh[0] / max(reg_fresh[1], 1),
+            "mean_hex_centre_error_px": float(np.mean(reg_err)) if reg_err else None,
+            "p99_hex_centre_error_px": float(np.percentile(reg_err, 99)) if reg_err else None,
+        },
+        "results": {
+            k: {
+                "overall": {
+                    kind: {"ok": v[0], "total": v[1], "rate": v[0] / max(v[1], 1)} for kind, v in totals[k].items()
+                },
+                "perfect_frames": {
+                    "ok": perfect[k][0],
+                    "total": perfect[k][1],
+                    "rate": perfect[k][0] / max(perfect[k][1], 1),
+                },
+                "by_kelvin": {
+                    b: {kind: round(v[0] / max(v[1], 1), 5) for kind, v in d.items()}
+                    for b, d in sorted(by_light[k].items())
+                },
+                "by_tilt": {
+                    b: {kind: round(v[0] / max(v[1], 1), 5) for kind, v in d.items()}
+                    for b, d in sorted(by_tilt[k].items())
+                },
+                "median_ms": {st: round(float(np.median(v)), 2) for st, v in timings[k].items()},
+            }
+            for k in kinds
+        },
+        "notes": notes,
+    }
+    out = Path(a.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(markdown(result))
+    return 0
+
+
+def video_eval(a: argparse.Namespace, layout: Any, profile: Any, pack: Any, photos: Any) -> dict[str, Any]:
+    """The motion gate and the stream path on rendered video: each move carried out by a hand
+    (vision.video), read frame by frame by a streaming recognizer (motion gate on). Counted: frames
+    with a hand over the table or pieces moving that the gate called settled (must be none), settled frames
+    the gate let through, and how the frames it let through were read."""
+    from vision.sources import RenderSource
+    from vision.video import Pace
+
+    out = {
+        "frames": 0,
+        "truth_settled": 0,
+        "gate_settled": 0,
+        "false_settled": 0,
+        "read_ok": 0,
+        "read": 0,
+        "hand_frames": 0,
+        "hand_flagged": 0,
+    }
+    for v in range(a.video_sessions):
+        s = 1000 + v
+        rng = np.random.default_rng([EVAL_SEED_BASE, s, 1])
+        players = int(rng.integers(2, 5))
+        game = simulate(players, EVAL_SEED_BASE + s, "greedy")
+        seated = layout.with_seats((0, 2)) if players == 2 else layout
+        cond = session_conditions(v, a.video_sessions, seated, EVAL_SEED_BASE + 1000)
+        renderer = Renderer(seated, pack, cond["texture"], seed=s)
+        enr = enroll_session(renderer, game, cond, photos, seated)
+        rec = Recognizer(seated, profile, enr, stream=True)
+        start = int(rng.integers(5, max(6, len(game.moves) - a.video_moves)))
+        lt, fx = frame_variation(cond, rng)
+        pace = Pace(fps=10.0, rest=1.5)  # players pause a moment between moves
+        src = RenderSource(game, renderer, cond["camera"], lt, fx, start, start + a.video_moves, pace=pace)
+        src.open()
+        table = None
+        while (img := src.read()) is not None:
+            truth = src.truth or {}
+            if table is None:
+                pts = np.concatenate([np.array(m["corners"]) for m in truth["markers"]]).astype(np.float32)
+                table = cv2.convexHull(pts)
+            obs = rec.read(img, frame_no=out["frames"])
+            out["frames"] += 1
+            over = any(h.get("in_view") and _over(h["bbox"], table) for h in truth.get("hands", []))
+            # a hand over the table, or tiles sliding along the row (a hand off the table or out of
+            # view does not hide anything: the plan's own "settled" is stricter than reading needs)
+            moving = over or bool(truth.get("row_moving"))
+            out["truth_settled"] += int(not moving)
+            out["gate_settled"] += int(obs.settled)
+            out["hand_frames"] += int(over)
+            out["hand_flagged"] += int(over and obs.hand_in_view)
+            if obs.settled and moving:
+                out["false_settled"] += 1
+            if obs.settled and obs.registered:
+                sc = score(obs, observation_from_truth(truth))
+                out["read"] += 1
+                out["read_ok"] += int(all(ok == tot for ok, tot in sc.values()))
+    return out
+
+
+def _over(bbox: list[float], table: np.ndarray) -> bool:
+    """True when an image box (x0, y0, x1, y1) reaches over the table's outline (markers' hull)."""
+    x0, y0, x1, y1 = bbox
+    pts = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), ((x0 + x1) / 2, (y0 + y1) / 2)]
+    if any(cv2.pointPolygonTest(table, (float(x), float(y)), False) >= 0 for x, y in pts):
+        return True
+    hull = table.reshape(-1, 2)
+    return bool(((hull[:, 0] >= x0) & (hull[:, 0] <= x1) & (hull[:, 1] >= y0) & (hull[:, 1] <= y1)).any())
+
+
+def markdown(result: dict[str, Any]) -> str:
+    """The tables for docs/benchmarks.md."""
+    kinds = list(result["results"])
+    lines = [
+        f"{result['frames']} frames in {result['sessions']} sessions; registration from scratch: "
+        f"{result['registration_fresh']['ok']}/{result['registration_fresh']['total']} "
+        f"({100 * result['registration_fresh']['rate']:.2f}%), mean hex-centre error "
+        f"{result['registration_fresh']['mean_hex_centre_error_px']:.2f} px",
+        "",
+        "| fact | " + " | ".join(kinds) + " |",
+        "|---|" + "---|" * len(kinds),
+    ]
+    facts = list(result["results"][kinds[0]]["overall"])
+    for fact in facts:
+        cells = []
+        for k in kinds:
+            v = result["results"][k]["overall"].get(fact)
+            cells.append(f"{100 * v['rate']:.2f}% ({v['ok']}/{v['total']})" if v else "-")
+        lines.append(f"| {fact} | " + " | ".join(cells) + " |")
+    cells = [f"{100 * result['results'][k]['perfect_frames']['rate']:.1f}%" for k in kinds]
+    lines.append("| frames read perfectly | " + " | ".join(cells) + " |")
+    vid = result.get("video")
+    if vid:
+        lines += [
+            "",
+            f"video (motion gate): {vid['frames']} frames, {vid['truth_settled']} settled in truth, "
+            f"{vid['hand_frames']} with a hand over the table ({vid['hand_flagged']} of them flagged hand_in_view); "
+            f"the gate let {vid['gate_settled']} through, {vid['false_settled']} of them with a hand over the "
+            f"table or pieces moving; {vid['read_ok']}/{vid['read']} frames let through were read perfectly",
+        ]
+    for part, title in (("by_kelvin", "colour temperature (K)"), ("by_tilt", "tilt (degrees)")):
+        for k in kinds:
+            d = result["results"][k][part]
+            lines += [
+                "",
+                f"{k}, by {title}:",
+                "",
+                "| " + title + " | " + " | ".join(facts) + " |",
+                "|---|" + "---|" * len(facts),
+            ]
+            for b, row in d.items():
+                lines.append(f"| {b} | " + " | ".join(f"{100 * row.get(f, float('nan')):.2f}" for f in facts) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""Rendered scenes shared by the camera pipeline's tests (cached for the whole test session).
+
+One simulated 4-player game on the default layout with the ``classic`` pack, seen by a tilted
+camera with mild lens distortion under warm, uneven light: the setup frame (for enrollment), a
+frame after the placements (with a one-of-each extra table) and a mid-game frame. 1280 x 720 keeps
+the renders and reads fast.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from rules.game import simulate
+from rules.profile import default_profile
+from vision.artpack import builtin_pack
+from vision.camera import Camera
+from vision.effects import Effects
+from vision.enrollment import Enroller, Enrollment, labels_from_state, labels_from_table
+from vision.layout import default_layout
+from vision.lighting import Light
+from vision.render import Frame, Renderer
+from vision.table import LandTile, TableModel
+
+LIGHT = Light(kelvin=3600, white_balance=0.6, unevenness=0.2, shadow=0.4)
+FX = Effects(noise=2.0)
+
+
+@cache
+def game() -> Any:
+    return simulate(4, 21, "greedy")
+
+
+@cache
+def renderer() -> Renderer:
+    return Renderer(default_layout(), builtin_pack("classic"), "oak", seed=2)
+
+
+@cache
+def camera(tilt: float = 18.0, azimuth: float = 40.0) -> Camera:
+    return Camera.framing(
+        default_layout(), width=1280, height=720, tilt=tilt, azimuth=azimuth, roll=3.0, dist=(-0.05, 0.01, 0, 0, 0)
+    )
+
+
+@cache
+def frame(move: int, tilt: float = 18.0, azimuth: float = 40.0) -> Frame:
+    return renderer().render(game().states[move], camera(tilt, azimuth), LIGHT, FX, frame_seed=move)
+
+
+def one_of_each() -> TableModel:
+    """The setup table plus a tile of every resource and an exhausted tile on seat 0's land."""
+    setup = game().states[1]
+    model = TableModel.from_state(setup)
+    land = model.seats[0].land
+    spots = [(-1, 0), (-1, 1), (0, -1), (1, -1), (2, -1), (2, 0)]
+    todo = [LandTile(r) for r in setup.profile.resources] + [LandTile("goat", True)]
+    for h, t in zip([h for h in spots if h not in land], todo, strict=False):
+        land[h] = t
+    return model
+
+
+@cache
+def extra_frame() -> Frame:
+    return renderer().render(one_of_each(), camera(), LIGHT, FX, frame_seed=99)
+
+
+@cache
+def enrollment() -> Enrollment:
+    en = Enroller(default_layout(), default_profile())
+    obs, seats = labels_from_state(game().states[1])
+    en.add_frame(frame(1).image, obs, seats, "setup")
+    obs2, seats2 = labels_from_table(one_of_each())
+    en.add_frame(extra_frame().image, obs2, seats2, "extra")
+    en.add_pack(
+        builtin_pack("classic"), [k for k in builtin_pack("classic").faces if k.startswith(("event-", "achievement-"))]
+    )
+    return en.build()

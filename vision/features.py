@@ -1,0 +1,277 @@
+"""Features and counts from patches: the small ONNX models and the colour-histogram baseline.
+
+Three models ship in the ``models`` package (``models/models.json`` lists them with their input
+sizes and sha256; ``models/MODEL_CARD.md`` says how they were trained):
+
+* ``tiles`` — a feature extractor: a normalised BGR patch of a tile (landscape, action, event or
+  achievement tile, or bare table) → a unit vector. Tiles are recognised by comparing these vectors
+  with the examples enrolled from the user's own box (:mod:`vision.enrollment`), so the model never
+  needs to have seen the user's art.
+* ``members`` — counts the members of one colour on a hex: input the patch plus a likeness map to
+  that player's colour (:func:`vision.colour.likeness`), output a distribution over 0..N.
+* ``shells`` — the same for shells on a shell spot or a row tile (likeness to the shell colour).
+
+:class:`HistogramFeatures` is the plain colour-histogram baseline the evaluation compares against.
+Models are loaded with onnxruntime on the CPU; a missing, corrupt or mismatched file raises
+:class:`~vision.errors.ModelError` naming the file. Nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import ModelError
+
+MANIFEST = "models.json"
+MODEL_NAMES = ("tiles", "members", "shells")
+
+
+def default_models_dir() -> Path:
+    """The folder of the shipped models (the ``models`` package)."""
+    return Path(str(resources.files("models")))
+
+
+def sha256(path: Path) -> str:
+    """Hex sha256 of a file."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 16), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One entry of ``models.json``: file, input side and channels, outputs, sha256."""
+
+    name: str
+    file: str
+    px: int
+    channels: int
+    outputs: int
+    sha256: str
+
+
+def read_manifest(folder: Path) -> dict[str, ModelSpec]:
+    """The models listed in ``folder/models.json``; ModelError when missing or malformed."""
+    path = folder / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelError(
+            str(path), "", "missing: the models folder has no models.json (train or copy the models)"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ModelError(str(path), "", f"cannot read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ModelError(str(path), f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("models"), dict):
+        raise ModelError(
+            str(path), "models", "must be an object of model name -> {file, px, channels, outputs, sha256}"
+        )
+    out = {}
+    for name, m in data["models"].items():
+        try:
+            out[name] = ModelSpec(
+                name, str(m["file"]), int(m["px"]), int(m["channels"]), int(m["outputs"]), str(m["sha256"])
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(str(path), f"models.{name}", f"incomplete entry ({exc})") from None
+    return out
+
+
+class OnnxModel:
+    """One ONNX model run with onnxruntime on the CPU (NCHW float32 input)."""
+
+    def __init__(self, folder: Path, spec: ModelSpec, threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        self.spec = spec
+        self.path = folder / spec.file
+        if not self.path.is_file():
+            raise ModelError(str(self.path), "", f"missing: model {spec.name!r} listed in {MANIFEST} is not there")
+        digest = sha256(self.path)
+        if spec.sha256 and digest != spec.sha256:
+            raise ModelError(
+                str(self.path),
+                "",
+                f"sha256 {digest[:12]}… does not match {MANIFEST} ({spec.sha256[:12]}…): corrupt or replaced",
+            )
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types for a bad file
+            raise ModelError(str(self.path), "", f"cannot load the model: {str(exc).splitlines()[0][:160]}") from None
+        inp = self.session.get_inputs()[0]
+        self.input = inp.name
+        shape = inp.shape
+        if len(shape) != 4 or shape[1] != spec.channels or shape[2] != spec.px or shape[3] != spec.px:
+            raise ModelError(
+                str(self.path), "", f"input shape {shape} is not [N, {spec.channels}, {spec.px}, {spec.px}]"
+            )
+
+    def run(self, x: np.ndarray) -> np.ndarray:
+        """Outputs for a batch (N x C x px x px float32)."""
+        if len(x) == 0:
+            return np.zeros((0, self.spec.outputs), np.float32)
+        return self.session.run(None, {self.input: np.ascontiguousarray(x, np.float32)})[0]
+
+
+def _nchw(patches01: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(patches01.transpose(0, 3, 1, 2), np.float32) - 0.5
+
+
+class TileFeatures:
+    """The ``tiles`` model: normalised BGR patches (N x px x px x 3, 0..1) → unit vectors (N x D)."""
+
+    name = "model"
+
+    def __init__(self, model: OnnxModel) -> None:
+        self.model = model
+        self.px = model.spec.px
+
+    def embed(self, patches01: np.ndarray) -> np.ndarray:
+        """Unit feature vectors of the patches."""
+        v = self.model.run(_nchw(patches01))
+        return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
+
+
+class HistogramFeatures:
+    """The baseline: a joint colour histogram (``bins``³ over normalised BGR) of the patch's inner
+    disc, square-rooted and scaled to unit length (nearest neighbour then compares colour content)."""
+
+    name = "histogram"
+
+    def __init__(self, px: int = 40, bins: int = 6, inner: float = 0.42) -> None:
+        self.px = px
+        self.bins = bins
+        yy, xx = np.mgrid[0:px, 0:px]
+        r = np.hypot(xx - (px - 1) / 2, yy - (px - 1) / 2)
+        self.mask = (r <= inner * px).ravel()
+
+    def embed(self, patches01: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+        """Unit histogram vectors of the patches; ``weights`` (N x px x px, 0/1) leaves pixels out."""
+        n = len(patches01)
+        b = self.bins
+        q = np.clip((patches01.reshape(n, -1, 3)[:, self.mask] * b).astype(np.int32), 0, b - 1)
+        idx = q[..., 0] * b * b + q[..., 1] * b + q[..., 2]
+        flat = (idx + (np.arange(n) * b**3)[:, None]).ravel()
+        wts = None if weights is None else weights.reshape(n, -1)[:, self.mask].astype(np.float64).ravel()
+        counts = np.bincount(flat, weights=wts, minlength=n * b**3).reshape(n, b**3)
+        hist = np.sqrt(counts.astype(np.float32))
+        return hist / np.maximum(np.linalg.norm(hist, axis=1, keepdims=True), 1e-6)
+
+
+class Counter:
+    """A counting model (``members`` or ``shells``): patch + likeness map → P(count = 0..N)."""
+
+    def __init__(self, model: OnnxModel, turns: int = 1) -> None:
+        self.model = model
+        self.px = model.spec.px
+        self.turns = max(1, min(4, turns))
+
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray:
+        """N x (max+1) probabilities for patches (N x px x px x 3) and likeness maps (N x px x px),
+        averaged over the ``turns`` quarter turns of each window (a count does not change when the
+        window turns; the model was trained with turned windows)."""
+        x = np.concatenate([_nchw(patches01), like[:, None].astype(np.float32) - 0.5], axis=1)
+        n = len(x)
+        if n == 0:
+            return np.zeros((0, self.model.spec.outputs), np.float32)
+        batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(self.turns)])
+        logits = self.model.run(np.ascontiguousarray(batch)).astype(np.float64)
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        return p.reshape(self.turns, n, -1).mean(axis=0).astype(np.float32)
+
+
+class Models:
+    """The models of one folder, loaded on demand; :meth:`check` loads all (clear error if any is bad)."""
+
+    def __init__(self, folder: str | Path | None = None, threads: int = 1) -> None:
+        self.folder = Path(folder) if folder is not None else default_models_dir()
+        self.threads = threads
+        self._specs: dict[str, ModelSpec] | None = None
+        self._loaded: dict[str, OnnxModel] = {}
+
+    @property
+    def specs(self) -> dict[str, ModelSpec]:
+        """The manifest's entries."""
+        if self._specs is None:
+            if not self.folder.is_dir():
+                raise ModelError(
+                    str(self.folder), "", "is not a folder (the models folder holds models.json and *.onnx)"
+                )
+            self._specs = read_manifest(self.folder)
+        return self._specs
+
+    def get(self, name: str) -> OnnxModel:
+        """The model called ``name`` (loaded once)."""
+        if name not in self._loaded:
+            spec = self.specs.get(name)
+            if spec is None:
+                raise ModelError(str(self.folder / MANIFEST), f"models.{name}", "missing: no such model listed")
+            self._loaded[name] = OnnxModel(self.folder, spec, self.threads)
+        return self._loaded[name]
+
+    def check(self) -> None:
+        """Load every model the pipeline uses."""
+        for n in MODEL_NAMES:
+            self.get(n)
+
+    def tiles(self) -> TileFeatures:
+        """The tile feature extractor."""
+        return TileFeatures(self.get("tiles"))
+
+    def counter(self, name: str, turns: int = 1) -> Counter:
+        """A counting model (``members`` or ``shells``), averaging over ``turns`` quarter turns."""
+        return Counter(self.get(name), turns)
+
+    def setting(self, name: str, default: float) -> float:
+        """A number from ``models.json`` (the recognizer's tuned settings), or ``default``."""
+        try:
+            doc = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
+            return float(doc.get(name, default))
+        except (OSError, ValueError, TypeError, AttributeError):
+            return default
+
+    def mix(self) -> float:
+        """Weight of the model in the tile features (``models.json`` ``tile_mix``; the rest is a colour
+        histogram of the prepared window; 1.0 = model only)."""
+        return self.setting("tile_mix", 1.0)
+
+    def digests(self) -> dict[str, Any]:
+        """sha256 per model (recorded in enrollments and evaluation results)."""
+        return {n: s.sha256 for n, s in self.specs.items()}
+
+
+class AreaCounter:
+    """The baseline counter: pixels that look like the colour (likeness above 0.5), divided by the
+    area one piece covers in such a window (``unit`` pixels), rounded; the confidence falls as the
+    estimate nears a half."""
+
+    def __init__(self, unit: float, max_count: int) -> None:
+        self.unit = unit
+        self.max_count = max_count
+
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray:
+        """N x (max+1) distributions peaked at the rounded estimate."""
+        est = (like > 0.5).sum(axis=(1, 2)) / max(self.unit, 1e-6)
+        k = np.clip(np.round(est), 0, self.max_count).astype(np.int64)
+        conf = np.clip(1.0 - np.abs(est - np.round(est)), 0.5, 1.0)
+        p = np.zeros((len(like), self.max_count + 1), np.float32)
+        p[np.arange(len(like)), k] = conf
+        rest = (1.0 - conf) / self.max_count
+        p += rest[:, None] * (p == 0)
+        return p

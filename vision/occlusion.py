@@ -1,0 +1,117 @@
+"""Preparing tile windows before features are taken: pieces and neighbours are hidden.
+
+A tile is recognised by its art, but the camera also sees what lies on it and around it: members
+on a landscape tile, shells on a row tile, stones on an achievement, the edges of neighbouring
+tiles in the window's corners. The colours of the pieces are known from enrollment, so
+:func:`hide_colours` replaces every pixel that looks like one of them (likeness above
+``threshold``, grown by a pixel to catch shaded sides) with the mean of the rest of the window;
+:func:`hex_only` greys out what lies outside a landscape tile's hexagon. The same preparation is
+applied to the enrolled examples, to the windows read, and to the training windows, so that
+features never depend on the pieces or the neighbours.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import cache
+
+import cv2
+import numpy as np
+
+from .colour import lab, likeness
+
+HIDE_THRESHOLD = 0.3
+GROW = 2
+"""Pixels by which the hidden area is grown (to catch the shaded sides and edges of pieces)."""
+OUTSIDE = 0.5
+"""Value given to pixels outside a landscape tile's hexagon (normalised units)."""
+
+
+@cache
+def hex_window_mask(px: int, side_mm: float, flat_to_flat: float, inset_mm: float = 1.0) -> np.ndarray:
+    """Boolean px x px mask of a flat-top hexagon (``flat_to_flat`` mm across, shrunk by
+    ``inset_mm``) centred in a window ``side_mm`` wide."""
+    r = flat_to_flat / math.sqrt(3) - inset_mm  # circumradius
+    yy, xx = np.mgrid[0:px, 0:px]
+    x = (xx + 0.5) * side_mm / px - side_mm / 2
+    y = (yy + 0.5) * side_mm / px - side_mm / 2
+    h = math.sqrt(3) / 2 * r
+    m = (np.abs(y) <= h) & (np.abs(x) * math.sqrt(3) / 2 + np.abs(y) / 2 <= h)
+    m.setflags(write=False)
+    return m
+
+
+def hex_only(windows01: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The windows with everything outside ``mask`` set to :data:`OUTSIDE` (a copy)."""
+    out = np.array(windows01, np.float32, copy=True)
+    out[:, ~mask] = OUTSIDE
+    return out
+
+
+def hide_colours(
+    windows01: np.ndarray,
+    colours: Sequence[tuple[np.ndarray, float]] | Sequence[Sequence[tuple[np.ndarray, float]]],
+    threshold: float = HIDE_THRESHOLD,
+    each: bool = False,
+    grow: int = GROW,
+) -> np.ndarray:
+    """The windows with pixels like any of ``colours`` ((Lab, likeness sigma) pairs) replaced by the
+    mean of the window's other pixels (a copy). With ``each``, ``colours`` holds one such list per
+    window. A window that is almost all such colour is left as it is. :func:`hidden_mask` says
+    which pixels were hidden."""
+    return _hide(windows01, colours, threshold, each, grow)[0]
+
+
+def hidden_mask(
+    windows01: np.ndarray,
+    colours: Sequence[tuple[np.ndarray, float]] | Sequence[Sequence[tuple[np.ndarray, float]]],
+    threshold: float = HIDE_THRESHOLD,
+    each: bool = False,
+    grow: int = GROW,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`hide_colours` and the boolean mask (N x px x px) of the pixels it hid."""
+    return _hide(windows01, colours, threshold, each, grow)
+
+
+def _hide(
+    windows01: np.ndarray,
+    colours: Sequence[tuple[np.ndarray, float]] | Sequence[Sequence[tuple[np.ndarray, float]]],
+    threshold: float,
+    each: bool,
+    grow: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    out = np.array(windows01, np.float32, copy=True)
+    n = len(out)
+    none = np.zeros(out.shape[:3], bool)
+    if n == 0:
+        return out, none
+    per = list(colours) if each else [colours] * n
+    groups: dict[int, list[int]] = {}
+    keyed: dict[int, Sequence[tuple[np.ndarray, float]]] = {}
+    for i, cols in enumerate(per):
+        groups.setdefault(id(cols), []).append(i)
+        keyed[id(cols)] = cols  # type: ignore[assignment]
+    if all(len(keyed[k]) == 0 for k in groups):
+        return out, none
+    lb = lab(out)
+    like = np.zeros(out.shape[:3], np.float32)
+    for k, idx in groups.items():
+        sub = lb[idx]
+        acc = np.zeros(sub.shape[:3], np.float32)
+        for ref, sigma in keyed[k]:
+            np.maximum(acc, likeness(sub, ref, sigma), out=acc)
+        like[idx] = acc
+    _, h, w = like.shape
+    mask = (like > threshold).astype(np.uint8).reshape(n * h, w)
+    if grow > 0:
+        mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    mask = mask.reshape(n, h, w).astype(bool)
+    keep = ~mask
+    counts = keep.sum(axis=(1, 2))
+    sums = (out * keep[..., None]).sum(axis=(1, 2))
+    fill = sums / np.maximum(counts, 1)[:, None]
+    ok = (counts > 0.15 * h * w) & (counts < h * w)
+    sel = mask & ok[:, None, None]
+    out[sel] = np.repeat(fill, sel.sum(axis=(1, 2)), axis=0)
+    return out, sel

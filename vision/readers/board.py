@@ -1,0 +1,194 @@
+"""The achievement board reader: which tile lies face up at each position (or that it is still face
+down) and the colour of the stone on each slot.
+
+**Tiles** are compared with the enrolled examples (face-up achievement tiles, the backs of eras 2
+and 3) and solved as an assignment: each achievement appears at most once on the board and only in
+its own era; a face-down tile is the back of its era; a face-up tile never enrolled is reported as
+``?``. Confidences come from the assignment margins, as in the row.
+
+**Stones** are read per slot from colour: the mean likeness of the slot's disc to each player's
+enrolled colour, less what the bare tile itself shows of that colour there (from its enrolled
+windows: tile art in a player's colour is not a stone). The best colour counts as a stone when its likeness clears
+``threshold`` *and* clearly beats what the same slot shows of the other colours; trailing free
+slots are dropped, as in the Observation format.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Protocol
+
+import numpy as np
+
+from rules.profile import BoxProfile
+
+from ..assign import BIG, assign_with_bounds
+from ..classify import ExampleClassifier
+from ..colour import lab, likeness
+from ..observation import BoardReading
+from ..regions import patch_set
+from .base import FrameContext, colour_sigma, disc_mask
+
+UNKNOWN = "?"
+EPS = 1e-6
+STONE_PX = 12
+
+
+class Encoder(Protocol):
+    def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray: ...
+
+
+def _conf(margin: float) -> float:
+    if not math.isfinite(margin):
+        return 1.0
+    return float(1.0 / (1.0 + math.exp(-min(margin, 50.0))))
+
+
+class BoardReader:
+    """Reads the achievement board (see the module docstring)."""
+
+    def __init__(
+        self,
+        encoder: Encoder,
+        classifier: ExampleClassifier,
+        profile: BoxProfile,
+        colours: list[tuple[str, np.ndarray, float]],
+        threshold: float = 0.3,
+        unknown_prior: float = 0.02,
+        examples: tuple[np.ndarray, list[str]] | None = None,
+    ) -> None:
+        self.encoder = encoder
+        self.classifier = classifier
+        self.eras = {a.id: a.era for a in profile.achievements}
+        self.colours = colours
+        self.threshold = threshold
+        self.unknown_prior = unknown_prior
+        self._mask = disc_mask(STONE_PX, 0.36)
+        self.examples = examples  # enrolled achievement windows and labels (the bare tiles' art)
+        self._bg: dict[str, np.ndarray | None] = {}
+
+    def read(self, ctx: FrameContext) -> tuple[list[BoardReading], set[str]]:
+        """One reading per achievement position; ``{"board"}`` hidden when a position is out of view."""
+        t0 = time.perf_counter()
+        ps = ctx.regions.board_patches()
+        if not ctx.inside(ps).all():
+            ctx.timings["board"] = (time.perf_counter() - t0) * 1000
+            return [], {"board"}
+        positions = ctx.regions.board_positions
+        tiles = self._tiles(ctx, ps)
+        t1 = time.perf_counter()
+        stones = self._stones(ctx, [t for t, _ in tiles])
+        out = []
+        for i, (e, c) in enumerate(positions):
+            tile, conf = tiles[i]
+            st, sconf = stones.get((e, c), ((), 1.0))
+            out.append(BoardReading(e, c, tile, st, round(conf, 4), round(sconf, 4)))
+        ctx.timings["board"] = (t1 - t0) * 1000
+        ctx.timings["stones"] = (time.perf_counter() - t1) * 1000
+        return out, set()
+
+    def _tiles(self, ctx: FrameContext, ps: object) -> list[tuple[str | None, float]]:
+        cls = self.classifier
+        positions = ctx.regions.board_positions
+        n = len(positions)
+        if len(cls) == 0:
+            return [(None, 0.0)] * n
+        windows = ctx.windows(ps)  # type: ignore[arg-type]
+        probs = cls.probabilities(self.encoder.encode(windows, "board", "players")).astype(np.float64)
+        achs = [c for c in cls.classes if c.startswith("achievement:")]
+        cols: list[str] = list(achs)
+        # one back column and one unknown column per position (any number of each may be used)
+        cols += [f"back:{e}" for e, _ in positions] + [UNKNOWN] * n
+        cost = np.full((n, len(cols)), BIG / 4)
+        for i, (e, _) in enumerate(positions):
+            for j, name in enumerate(achs):
+                if self.eras.get(name.split(":", 1)[1]) == e:
+                    cost[i, j] = -math.log(max(probs[i, cls.index[name]], EPS))
+            back = cls.column(f"back:{e}")
+            p_back = probs[i, back] if back is not None else 0.0
+            for j in range(len(achs), len(achs) + n):
+                if cols[j] == f"back:{e}":
+                    cost[i, j] = -math.log(max(p_back, EPS))
+            p_face = 1.0 - p_back
+            for j in range(len(achs) + n, len(cols)):
+                cost[i, j] = -math.log(max(p_face * self.unknown_prior, EPS))
+        chosen, _, margins = assign_with_bounds(cost)
+        out: list[tuple[str | None, float]] = []
+        for i in range(n):
+            name = cols[int(chosen[i])]
+            conf = _conf(margins[i])
+            if name.startswith("back:"):
+                out.append((None, conf))
+            elif name == UNKNOWN:
+                out.append((UNKNOWN, min(conf, 0.3)))
+            else:
+                out.append((name.split(":", 1)[1], conf))
+        return out
+
+    def _background(self, ctx: FrameContext, tile: str | None) -> np.ndarray | None:
+        """Per stone slot and colour, how much the *bare* tile looks like that colour there (from
+        its enrolled windows), or None when the tile was not enrolled."""
+        if tile is None or self.examples is None:
+            return None
+        if tile in self._bg:
+            return self._bg[tile]
+        wins, labels = self.examples
+        sel = [i for i, lb in enumerate(labels) if lb == f"achievement:{tile}"]
+        if not sel:
+            self._bg[tile] = None
+            return None
+        win = np.asarray(wins[sel], np.float32)
+        px = win.shape[1]
+        side = ctx.regions.board_patches().side_mm
+        labs = lab(win)
+        r = ctx.regions.stone_radius * 0.72 / side * px
+        yy, xx = np.mgrid[0:px, 0:px]
+        bg = np.zeros((len(ctx.regions.layout.stone_slots), len(self.colours)), np.float32)
+        for k, (ox, oy) in enumerate(ctx.regions.layout.stone_slots):
+            cx, cy = (ox + side / 2) / side * px - 0.5, (oy + side / 2) / side * px - 0.5
+            disc = np.hypot(xx - cx, yy - cy) <= max(r, 1.0)
+            for j, (_, ref, spread) in enumerate(self.colours):
+                bg[k, j] = float(likeness(labs, ref, colour_sigma(spread))[:, disc].mean())
+        self._bg[tile] = bg
+        return bg
+
+    def _stones(
+        self, ctx: FrameContext, tiles: list[str | None]
+    ) -> dict[tuple[int, int], tuple[tuple[str | None, ...], float]]:
+        pts = ctx.regions.stone_points()
+        if not pts or not self.colours:
+            return {}
+        side = 2 * ctx.regions.stone_radius
+        ps = patch_set("stones", [p for *_, p in pts], ctx.regions.layout.board_rotation, side, STONE_PX)
+        labs = lab(ctx.windows(ps))
+        scores = np.stack(
+            [likeness(labs, ref, colour_sigma(spread))[:, self._mask].mean(axis=1) for _, ref, spread in self.colours],
+            axis=1,
+        )  # slots x colours
+        # take away what the bare tile itself shows of each colour at each slot (its art)
+        index = {p: i for i, p in enumerate(ctx.regions.board_positions)}
+        for i, (e, c, k, _) in enumerate(pts):
+            bg = self._background(ctx, tiles[index[(e, c)]])
+            if bg is not None:
+                scores[i] = np.maximum(scores[i] - bg[k], 0.0)
+        best = scores.argmax(axis=1)
+        top = scores[np.arange(len(pts)), best]
+        srt = np.sort(scores, axis=1)
+        second = srt[:, -2] if scores.shape[1] > 1 else np.zeros(len(pts))
+        present = (top >= self.threshold) & (top >= 1.5 * second)
+        out: dict[tuple[int, int], tuple[list[str | None], float]] = {}
+        for i, (e, c, _k, _) in enumerate(pts):
+            stones, conf = out.setdefault((e, c), ([], 1.0))
+            colour = self.colours[int(best[i])][0] if present[i] else None
+            stones.append(colour)
+            # distance from the decision threshold, as a confidence
+            d = (top[i] - self.threshold) / 0.15
+            conf_i = 1.0 / (1.0 + math.exp(-abs(d) * 3))
+            out[(e, c)] = (stones, min(conf, conf_i))
+        res: dict[tuple[int, int], tuple[tuple[str | None, ...], float]] = {}
+        for key, (stones, conf) in out.items():
+            while stones and stones[-1] is None:
+                stones.pop()
+            res[key] = (tuple(stones), conf)
+        return res

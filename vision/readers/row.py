@@ -1,0 +1,138 @@
+"""The action row reader: which tile lies in each slot, and how many shells lie on it.
+
+The row is not read as independent guesses. The features of every slot are compared with the
+enrolled examples (the 6 action tiles, the events and bare table) and then:
+
+1. **How long is the row.** Tiles lie from slot 1 without gaps, and every action tile is always in
+   the row, so the row holds ``n >= 6`` tiles: ``n`` is chosen to maximise the likelihood of slots
+   ``1..n`` being occupied and the rest empty.
+2. **Who lies where.** Slots ``1..n`` are assigned known tiles: each action tile exactly once,
+   each enrolled event at most once, and an event never enrolled as "``?``" (any number). This is
+   a least-cost assignment (:func:`vision.assign.assign_with_bounds`) over ``-log p``; the
+   confidence of a slot is the logistic of a lower bound of how much worse the best solution
+   giving that slot another tile is (from the assignment's dual potentials).
+
+Shells on the occupied slots are counted by the shell counting model with a likeness map to the
+enrolled shell colour.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Protocol
+
+import numpy as np
+
+from ..assign import BIG, assign_with_bounds
+from ..classify import ExampleClassifier
+from ..enrollment import EMPTY
+from ..observation import SlotReading
+from .base import FrameContext, colour_sigma, likeness_maps
+
+UNKNOWN_EVENT = "?"
+"""Tile id reported for an event that was never enrolled."""
+EPS = 1e-6
+
+
+class Encoder(Protocol):
+    def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray: ...
+
+
+class CountModel(Protocol):
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray: ...
+
+
+def _conf(margin: float) -> float:
+    if not math.isfinite(margin):
+        return 1.0
+    return float(1.0 / (1.0 + math.exp(-min(margin, 50.0))))
+
+
+class RowReader:
+    """Reads the action row (see the module docstring)."""
+
+    def __init__(
+        self,
+        encoder: Encoder,
+        classifier: ExampleClassifier,
+        counter: CountModel,
+        shell_colour: tuple[np.ndarray, float],
+        min_tiles: int = 6,
+        unknown_prior: float = 0.02,
+    ) -> None:
+        self.encoder = encoder
+        self.classifier = classifier
+        self.counter = counter
+        self.shell = shell_colour
+        self.actions = [c for c in classifier.classes if c.startswith("action:")]
+        self.events = [c for c in classifier.classes if c.startswith("event:")]
+        self.min_tiles = max(min(min_tiles, len(self.actions)), 1)
+        self.unknown_prior = unknown_prior
+
+    def read(self, ctx: FrameContext) -> tuple[list[SlotReading], set[str]]:
+        """One reading per layout slot; ``{"row"}`` hidden when a slot is out of view."""
+        t0 = time.perf_counter()
+        ps = ctx.regions.row_patches()
+        if not ctx.inside(ps).all():
+            ctx.timings["row"] = (time.perf_counter() - t0) * 1000
+            return [], {"row"}
+        cls = self.classifier
+        probs = cls.probabilities(self.encoder.encode(ctx.windows(ps), "row", "shell")).astype(np.float64)
+        slots = len(ps)
+        ecol = cls.column(EMPTY)
+        p_empty = probs[:, ecol] if ecol is not None else np.zeros(slots)
+        p_occ = np.clip(1.0 - p_empty, EPS, 1.0)
+        p_empty = np.clip(p_empty, EPS, 1.0)
+        # 1. the row's length
+        lo = min(self.min_tiles, slots)
+        best_n, best_ll = lo, -math.inf
+        for n in range(lo, slots + 1):
+            ll = float(np.log(p_occ[:n]).sum() + np.log(p_empty[n:]).sum())
+            if ll > best_ll:
+                best_n, best_ll = n, ll
+        n = best_n
+        # 2. the assignment: action tiles (each once, forced), events (each at most once), unknowns
+        cols = self.actions + self.events + [UNKNOWN_EVENT] * max(0, n - len(self.actions))
+        cost = np.empty((n, len(cols)))
+        bonus = 1000.0  # every action tile must be used: a large reward per action column taken
+        for j, name in enumerate(cols):
+            if name == UNKNOWN_EVENT:
+                cost[:, j] = -np.log(np.clip(p_occ[:n] * self.unknown_prior, EPS, 1.0))
+            else:
+                cost[:, j] = -np.log(np.clip(probs[:n, cls.index[name]], EPS, 1.0))
+                if name.startswith("action:"):
+                    cost[:, j] -= bonus
+        if len(cols) < n:  # fewer known tiles than slots (an incomplete enrollment)
+            cost = np.hstack([cost, np.full((n, n - len(cols)), BIG / 4)])
+            cols = cols + [UNKNOWN_EVENT] * (n - len(cols))
+        chosen, _, margins = assign_with_bounds(cost)
+        t1 = time.perf_counter()
+        shells = self._shells(ctx, n)
+        out = []
+        for i in range(slots):
+            if i < n:
+                name = cols[int(chosen[i])]
+                tile = name.split(":", 1)[1] if name != UNKNOWN_EVENT else UNKNOWN_EVENT
+                event = not name.startswith("action:")
+                conf = _conf(margins[i]) * float(p_occ[i])
+                if name == UNKNOWN_EVENT:
+                    conf = min(conf, 0.3)
+                k, kconf = shells[i]
+                out.append(SlotReading(i + 1, tile, event, k, round(conf, 4), round(kconf, 4)))
+            else:
+                out.append(SlotReading(i + 1, None, False, 0, round(float(p_empty[i]), 4), 1.0))
+        ctx.timings["row"] = (t1 - t0) * 1000
+        ctx.timings["row_shells"] = (time.perf_counter() - t1) * 1000
+        return out, set()
+
+    def _shells(self, ctx: FrameContext, n: int) -> list[tuple[int, float]]:
+        if n == 0:
+            return []
+        ps = ctx.regions.row_count_patches()
+        win = ctx.windows(ps)[:n]
+        ref, spread = self.shell
+        like = likeness_maps(win, ref, colour_sigma(spread))
+        probs = self.counter.probabilities(win, like)
+        k = probs.argmax(axis=1)
+        return [(int(k[i]), float(probs[i, k[i]])) for i in range(n)]
