@@ -90,9 +90,11 @@ class TrackerLink:
         layout_seats: Sequence[int] | None = None,
         config: TrackerConfig | None = None,
         freeze_gc: bool = True,
+        factory: Callable[[Seating, TrackerConfig], Any] | None = None,
     ) -> None:
         self.runtime = runtime
         self.freeze_gc = freeze_gc
+        self.factory = factory or Tracker
         self.layout_seats = tuple(layout_seats) if layout_seats is not None else None
         self.config = config or TrackerConfig()
         self.tracker: Tracker | None = None
@@ -154,13 +156,13 @@ class TrackerLink:
     def _tracker_for(self, game: GameView | None) -> Tracker:
         if game is None:
             if self.tracker is None:
-                self.tracker = Tracker(Seating((), ()), self.config)
+                self.tracker = self.factory(Seating((), ()), self.config)
             return self.tracker
         colours = tuple(p.colour for p in game.state.players)
         t = self.tracker
         if t is None or t.seating.colours != colours or len(t.seating.layout_seats) != len(colours):
             seats = self.layout_seats if self.layout_seats and len(self.layout_seats) == len(colours) else None
-            self.tracker = Tracker(Seating.of(game.state, seats), self.config)
+            self.tracker = self.factory(Seating.of(game.state, seats), self.config)
         return self.tracker
 
     def feed(self, obs: Observation) -> Update:

@@ -192,7 +192,8 @@ def first_takes(state: State, read: TableRead) -> set[int] | None:
     Taking an action tile moves it to the end of the row, taking an event removes it, revealed
     events join at the end. So the row seen is the untaken tiles in their old order followed by the
     taken action tiles in the order taken, interleaved with new events. The first take is the first
-    taken action tile in that tail, or any taken event.
+    taken action tile in that tail, or any taken event, or the last tile (taking it changes nothing
+    in the order).
     """
     row = [(rt.tile, rt.event) for rt in state.row]
     seen: list[Any] = []
@@ -210,7 +211,6 @@ def first_takes(state: State, read: TableRead) -> set[int] | None:
         i += 1
     index = {t: j for j, t in enumerate(row)}
     firsts: set[int] = set()
-    consistent = False
     for m in range(min(len(row), len(seen)), -1, -1):
         kept = seen[:m]
         pos = [index.get(t, -1) for t in kept]
@@ -224,11 +224,15 @@ def first_takes(state: State, read: TableRead) -> set[int] | None:
             continue  # only events may join the row from outside
         if sorted(t[0] for t in old_tail) != sorted(t[0] for _, t in taken if not t[1]):
             continue
-        consistent = True
+        # the fewest takes that explain the row: a longer explanation (say, six takes that bring
+        # the row back to where it was) is never the simplest reading
         if old_tail:
             firsts.add(index[old_tail[0]] + 1)
         firsts.update(j + 1 for j, t in taken if t[1])
-    return firsts if consistent else None
+        if row and not row[-1][1]:
+            firsts.add(len(row))  # taking the last tile leaves the order as it is (only shells change)
+        return firsts
+    return None
 
 
 def _changes_members(m: Move) -> bool:

@@ -39,14 +39,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.checks import intensity, movement_cost
-from rules.moves import Move, Movement, Offspring, Restore
+from rules.engine import apply
+from rules.moves import Explore, Move, Movement, Offspring, Restore
 from rules.pending import RestorePending
 from rules.state import State
 from vision.observation import Observation
 
 from .evidence import Evidence
 from .facts import Key, Seating, describe_key, describe_value, key_to_json, observation_facts, value_of
-from .search import Node, SearchConfig, ViewCache, search
+from .search import Node, SearchConfig, ViewCache, relax, search
 
 STATUS_KINDS: tuple[str, ...] = (
     "idle",
@@ -255,6 +256,7 @@ class Tracker:
         self.config = config or TrackerConfig()
         self.views = ViewCache(seating)
         self._window: list[tuple[float, dict[Key, Any]]] = []
+        self._window_hidden: list[tuple[str, ...]] = []
         self._analysis: _Analysis | None = None
         self._analysis_key: Any = None
         self._candidate: tuple[Any, float] | None = None  # (decision key, first seen)
@@ -279,6 +281,7 @@ class Tracker:
     def reset(self) -> None:
         """Forget the window, prompts and desyncs (e.g. after a new game)."""
         self._window.clear()
+        self._window_hidden.clear()
         self._analysis = None
         self._analysis_key = None
         self._candidate = None
@@ -325,8 +328,10 @@ class Tracker:
             self._unexplained_settled += max(0.0, t - self._last_settled_time)
         self._last_settled_time = t
         self._window.append((t, facts))
+        self._window_hidden.append(tuple(obs.hidden))
         while len(self._window) > cfg.window_frames or (self._window and t - self._window[0][0] > cfg.window_s):
             self._window.pop(0)
+            self._window_hidden.pop(0)
         ev = self.evidence()
         return self._decide(ev, game, t, tuple(obs.hidden))
 
@@ -337,8 +342,13 @@ class Tracker:
             return "desync"
         return "hand"
 
+    def _hidden(self) -> frozenset[str]:
+        """Regions some frame of the window could not see (in full)."""
+        return frozenset(r for h in self._window_hidden for r in h)
+
     def _end_window(self) -> None:
         self._window.clear()
+        self._window_hidden.clear()
         self._candidate = None
         self._last_settled_time = None
         self._ambiguous_since = None
@@ -363,13 +373,16 @@ class Tracker:
                 n.rescore_same_modes(ev, self.config.disagree)
             for n in a.back_nodes:
                 n.rescore_same_modes(ev, self.config.disagree)
+            relax(a.nodes)
         else:
             cfg = self.config.search
             nodes = search(game.state, ev, self.seating, cfg, self.views)
             if not any(n.explains for n in nodes) and cfg.prune:
                 # the row may be misread: try every slot, on a smaller budget
                 wide = replace(cfg, prune=False, max_nodes=cfg.max_nodes // 2)
-                nodes += search(game.state, ev, self.seating, wide, self.views)[1:]
+                have = {n.moves for n in nodes}
+                nodes += [n for n in search(game.state, ev, self.seating, wide, self.views)[1:] if n.moves not in have]
+            relax(nodes)
             a = _Analysis(game.state_id, nodes, [], False)
             self._analysis = a
             self._analysis_key = modes_key
@@ -409,15 +422,30 @@ class Tracker:
         ]
         if rivals:
             return self._ambiguous(best, rivals, ev, game, t, hidden)
+        split = _split_unclear(best, game.states[-1 - best.back])
+        if split == 0 or (split > 0 and best.back):
+            why = "several moves of one player happened too quickly to tell apart: is this right?"
+            return self._ambiguous(best, [], ev, game, t, hidden, reason=why)
+        if split > 0:
+            best = _prefix(best, split)  # moves by others followed: these are complete
         self._ambiguous_since = None
         decision = (best.back, tuple(best.moves))
         if self._candidate is None or self._candidate[0] != decision:
             self._candidate = (decision, t)
         first_seen = self._candidate[1]
         option = Option(tuple(best.moves), best.back, best.deficit)
+        hidden_land = _unverified_land(best, game.states[-1 - best.back], ev, self.seating, self._hidden())
+        if hidden_land:
+            names = _names(game, self.seating)
+            who = ", ".join(f"{names.get(ls, ls)}'s land" for ls in hidden_land)
+            if t - first_seen < cfg.hidden_prompt_after:
+                return Update(
+                    self._status("waiting", f"waiting for a view of {who}: {option.label}?", t, hidden=hidden)
+                )
+            return self._ambiguous(best, [], ev, game, t, hidden, force=True)
         if len(self._window) < cfg.min_frames or t - first_seen < cfg.stable_s:
             return Update(self._status("settling", f"seen: {option.label}", t, hidden=hidden))
-        if t - first_seen < cfg.extendable_s and _extendable(best, game.states[-1 - best.back]):
+        if split < 0 and t - first_seen < cfg.extendable_s and _extendable(best, game.states[-1 - best.back]):
             if best.back == 0 and len(best.moves) > 1:
                 # the moves before the last are finished (someone moved on): commit them now, and
                 # keep waiting for the last one, which may still grow
@@ -454,7 +482,15 @@ class Tracker:
         return Update(self._status("watching", "the table matches the game", t, hidden=hidden))
 
     def _ambiguous(
-        self, best: Node, rivals: list[Node], ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]
+        self,
+        best: Node,
+        rivals: list[Node],
+        ev: Evidence,
+        game: GameView,
+        t: float,
+        hidden: tuple[str, ...],
+        force: bool = False,
+        reason: str | None = None,
     ) -> Update:
         cfg = self.config
         self._candidate = None
@@ -469,15 +505,15 @@ class Tracker:
             return Update(self._status("prompt", self._prompt.reason, t, hidden=hidden))
         if (game.state_id, key) in self._dismissed:
             return Update(self._status("watching", "a prompt was dismissed: waiting for the table to change", t))
-        if unseen and t - since < cfg.hidden_prompt_after:
+        if unseen and t - since < cfg.hidden_prompt_after and not force:
             where = sorted({describe_key(k, _names(game, self.seating)) for k in unseen})[:3]
             return Update(self._status("waiting", f"waiting for a view of {', '.join(where)}", t, hidden=hidden))
-        if t - since < cfg.prompt_after or len(self._window) < cfg.min_frames:
+        if (t - since < cfg.prompt_after or len(self._window) < cfg.min_frames) and not force:
             return Update(self._status("settling", f"{len(options)} moves fit the table", t, hidden=hidden))
-        reason = (
-            "the camera cannot tell these moves apart: which one was it?"
-            if not unseen
-            else "part of the table stays hidden: which move was it?"
+        reason = reason or (
+            "part of the table stays hidden: which move was it?"
+            if unseen or force
+            else "the camera cannot tell these moves apart: which one was it?"
         )
         self._prompt = Prompt(self._next_id(), game.state_id, options, reason)
         return Update(self._status("prompt", reason, t, hidden=hidden))
@@ -492,9 +528,15 @@ class Tracker:
         sc, bc = cfg.search.step_cost, cfg.back_cost
         everything = sorted(
             a.nodes + a.back_nodes,
-            key=lambda n: (len(n.disagreements), n.cost(sc, bc), n.back, [str(m) for m in n.moves]),
+            key=lambda n: (n.cost(sc, bc), n.back, len(n.moves), [str(m) for m in n.moves]),
         )
         closest = everything[0]
+        lands = sorted(r for r in self._hidden() if r.startswith("land:"))
+        if lands and self._desync is None:
+            names = _names(game, self.seating)
+            who = ", ".join(f"{names.get(int(r[5:]), r)}'s land" for r in lands if r[5:].isdigit())
+            msg = f"the table changed where the camera cannot see all of it ({who}): enter the move on the page"
+            return Update(self._status("waiting", msg, t, hidden=hidden))
         if self._desync is None and self._unexplained_settled < cfg.desync_after:
             msg = "the table is changing: waiting for a complete move"
             return Update(self._status("changing", msg, t, hidden=hidden))
@@ -560,17 +602,24 @@ def _extends(longer: Node, shorter: Node) -> bool:
 
 
 def _extendable(node: Node, start: State) -> bool:
-    """True when the node's last move could still be growing on the table (unused Movement steps, a
-    relocation or restore short of its maximum), so committing it should wait a little longer."""
+    """True when the node's last move could still be growing on the table, so committing it should
+    wait a little longer: a Movement with steps left, a relocation or restore short of its maximum,
+    or any choice of a tile showing a hand (R-TURN-4) whose visible part so far — the tile moved to
+    the end of the row — is also the start of an achievement."""
     if not node.moves:
         return False
     before = start
-    from rules.engine import apply
-
     for m in node.moves[:-1]:
         before = apply(before, m)
     last = node.moves[-1]
     seat = before.pending.seat
+    row_only = isinstance(last, Explore) or (
+        isinstance(last, Movement | Offspring) and not (getattr(last, "place", ()) or _members_of(last))
+    )
+    if row_only:
+        tile = before.row[last.slot - 1]  # type: ignore[attr-defined]
+        if not tile.event and before.profile.action_tile(tile.tile).hand:
+            return True
     if isinstance(last, Movement):
         k = intensity(before, seat, "movement")
         used = movement_cost(before.players[seat], last.delta) if last.delta else 0
@@ -581,6 +630,53 @@ def _extendable(node: Node, start: State) -> bool:
     if isinstance(last, Restore) and isinstance(before.pending, RestorePending):
         return len(last.hexes) < before.pending.count
     return False
+
+
+def _prefix(node: Node, n: int) -> Node:
+    """The node for the first ``n`` moves of ``node``'s chain (scored as the whole: it is committed
+    only because the whole chain explains the table)."""
+    return Node(
+        node.state, node.moves[:n], node.views, node.deficit, node.disagreements, node.back, node.mismatch, True
+    )
+
+
+def _members_of(m: Move) -> object:
+    return getattr(m, "relocate", ()) or getattr(m, "delta", ())
+
+
+def _split_unclear(node: Node, start: State) -> int:
+    """Where the chain stops being certain: the index of the first of two moves that both change one
+    player's members (the table shows only the sum, and other splits between the two may be legal
+    too), or -1 when there is no such pair."""
+    first: dict[int, int] = {}
+    before = start
+    for i, m in enumerate(node.moves):
+        seat = before.pending.seat
+        if getattr(m, "place", ()) or _members_of(m) or m.kind in ("lose", "gain"):
+            if seat in first:
+                return first[seat]
+            first[seat] = i
+        before = apply(before, m)
+    return -1
+
+
+def _unverified_land(
+    node: Node, start: State, ev: Evidence, seating: Seating, hidden: frozenset[str] = frozenset()
+) -> list[int]:
+    """Layout seats whose land the node's moves act on but which the window did not read in full (a
+    land hidden, or partly out of view): the move cannot be checked there, so it is not committed."""
+    seen = {k[1] for k in ev.facts if k[0] in ("land", "members")}
+    seen -= {int(r.split(":")[1]) for r in hidden if r.startswith("land:") and r.split(":")[1].isdigit()}
+    out = []
+    before = start
+    for m in node.moves:
+        seat = before.pending.seat
+        if not m.chance or m.kind == "draw":
+            ls = seating.layout_seats[seat]
+            if ls not in seen and m.kind not in ("evt", "exp") and ls not in out:
+                out.append(ls)
+        before = apply(before, m)
+    return out
 
 
 def _unseen_differences(nodes: list[Node], ev: Evidence) -> set[Key]:
