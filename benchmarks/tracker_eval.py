@@ -61,6 +61,7 @@ from vision.layout import default_layout
 from vision.playback import PlaybackFrame, Script, TableCamera, timeline
 from vision.render import Renderer
 from vision.table import TableModel
+from vision.video import Pace
 from webui.runtime import GameRuntime
 
 FLAGS = ("desync", "prompt", "waiting")
@@ -252,7 +253,7 @@ def run_game(spec: GameSpec, args: argparse.Namespace) -> GameResult:
         occlusions=spec.occlusions,
         seed=spec.seed,
     )
-    pb = timeline(game, layout, colours, script)
+    pb = timeline(game, layout, colours, script, Pace(rest=args.rest))
     source = _source(args, renderer, camera)
     noise = Noise(PRESETS[args.noise], spec.seed, [p.colour for p in game.state.players])
     res = GameResult(asdict(spec), moves=len(truth), frames=len(pb.frames))
@@ -497,6 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pause", type=float, default=0.1, help="share of moves with a pause in the middle")
     ap.add_argument("--merge", type=float, default=0.1, help="share of turns followed at once by the next")
     ap.add_argument("--merge-in-turn", type=float, default=0.4, help="same, for the steps of one turn")
+    ap.add_argument("--rest", type=float, default=1.0, help="seconds the table rests after each move (default 1)")
     ap.add_argument("--naive", action="store_true", help="the naive baseline instead of the tracker")
     ap.add_argument("--json", help="write the per-game results and the summary here")
     ap.add_argument("--only", type=int, action="append", help="run only the game with this seed (repeatable)")

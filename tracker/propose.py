@@ -289,9 +289,15 @@ def _fallback(state: State, read: TableRead, kind: str, slot: int) -> list[Move]
     return _closest(state, seat, read, (Movement(slot, d) for d in movement_deltas(p, k)), lambda m: m.delta)
 
 
+UNSEEN_LIMIT = 24
+"""Most moves proposed for a land the camera cannot see (they all fit; the tracker will ask)."""
+
+
 def _offspring(state: State, read: TableRead, slot: int, change: dict[Hex, int]) -> list[Move]:
     seat = state.to_move
     p = state.players[seat]
+    if not read.members(seat):  # the land is not seen: every Offspring fits as well
+        return list(islice(offspring_moves(state, seat, slot), UNSEEN_LIMIT))
     if not change:
         # with members in the supply an Offspring always adds some: nothing seen yet
         return [] if p.supply > 0 else [Offspring(slot)]
@@ -306,6 +312,11 @@ def _offspring(state: State, read: TableRead, slot: int, change: dict[Hex, int])
 
 
 def _movement(state: State, read: TableRead, slot: int, change: dict[Hex, int]) -> list[Move]:
+    seat = state.to_move
+    if not read.members(seat):  # the land is not seen: every Movement fits as well
+        k = intensity(state, seat, "movement")
+        deltas = islice(movement_deltas(state.players[seat], k), UNSEEN_LIMIT)
+        return [Movement(slot, d) for d in deltas]
     out: list[Move] = [Movement(slot, ())]  # all steps forfeited: only the row changes
     if change:
         move = Movement(slot, tuple(sorted(change.items())))

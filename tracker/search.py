@@ -223,21 +223,36 @@ class Node:
 
 
 def relax(nodes: list[Node]) -> None:
-    """When no node explains the table strictly, accept nodes whose only disagreements are facts no
-    node at all explains (a knocked piece or a misreading beside the move, reported after the
-    commit), provided they explain more than ``nodes[0]`` (the start) does."""
+    """When no node explains the table strictly, accept nodes whose only disagreements are facts that
+    no sound node explains (a knocked piece or a misreading beside the move, reported after the
+    commit), provided they explain more than ``nodes[0]`` (the start) does. A node is sound when it
+    adds no disagreement the start does not have."""
     if not nodes or any(n.ok for n in nodes):
         return
-    stuck: set[Key] | None = None
-    for n in nodes:
-        keys = {k for k, _ in n.mismatch}
-        stuck = keys if stuck is None else stuck & keys
+    root_keys = {k for k, _ in nodes[0].disagreements}
+    sound = [n for n in nodes if all(k in root_keys for k, _ in n.disagreements)]
+    stuck = set(root_keys)
+    for n in sound:
+        stuck &= {k for k, _ in n.mismatch}
     if not stuck:
         return
     limit = len(nodes[0].disagreements)
-    for n in nodes[1:]:
-        if (n.moves or n.back) and len(n.disagreements) < limit and all(k in stuck for k, _ in n.disagreements):
+    for n in sound[1:] if sound and sound[0] is nodes[0] else sound:
+        if (
+            (n.moves or n.back)
+            and len(n.disagreements) < limit
+            and len(n.disagreements) <= RESIDUAL_MAX
+            and all(k in stuck and k[0] in RESIDUAL_KINDS for k, _ in n.disagreements)
+        ):
             n.ok = True
+
+
+RESIDUAL_MAX = 2
+"""Most facts a move may leave unexplained (a knocked piece touches two hexes)."""
+
+RESIDUAL_KINDS = ("land", "members", "shells", "track")
+"""Kinds of fact that may be left unexplained: pieces that can be knocked or misread beside a move;
+the row and the board are what moves are read from, never left over."""
 
 
 def state_key(state: State, views: ViewCache) -> Hashable:

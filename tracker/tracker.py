@@ -68,7 +68,7 @@ class TrackerConfig:
 
     min_frames: int = 3
     stable_s: float = 0.15
-    extendable_s: float = 1.2
+    extendable_s: float = 0.8
     window_s: float = 1.5
     window_frames: int = 15
     margin: float = 3.0
@@ -343,8 +343,8 @@ class Tracker:
         return "hand"
 
     def _hidden(self) -> frozenset[str]:
-        """Regions some frame of the window could not see (in full)."""
-        return frozenset(r for h in self._window_hidden for r in h)
+        """Regions one of the last few frames could not see (in full)."""
+        return frozenset(r for h in self._window_hidden[-self.config.min_frames :] for r in h)
 
     def _end_window(self) -> None:
         self._window.clear()
@@ -390,9 +390,18 @@ class Tracker:
             a.searched_back = True
             depth = min(self.config.takeback_depth, len(game.moves))
             cfg = replace(self.config.search, max_depth=3, max_nodes=self.config.search.max_nodes // 4)
+            seen: set[tuple[int, tuple[Move, ...]]] = set()
             for j in range(1, depth + 1):
                 before = game.states[-1 - j]
-                a.back_nodes.extend(search(before, ev, self.seating, cfg, self.views, back=j))
+                for n in search(before, ev, self.seating, cfg, self.views, back=j):
+                    # "take back 2, then replay the first of them" is "take back 1"
+                    while n.back and n.moves and n.moves[0] == game.moves[len(game.moves) - n.back]:
+                        n.back -= 1
+                        n.moves = n.moves[1:]
+                    key = (n.back, n.moves)
+                    if key not in seen and (n.back or n.moves):
+                        seen.add(key)
+                        a.back_nodes.append(n)
         return a
 
     def _decide(self, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]) -> Update:
@@ -415,6 +424,11 @@ class Tracker:
         best = explained[0]
         if not best.moves and not best.back:
             return self._explained_root(t, hidden)
+        if best.back and not game.can_undo and len(self._window) >= cfg.min_frames:
+            # the table shows another past than the record and the runtime may not undo: say so now,
+            # offering the fixes that explain the table
+            fixes = [n for n in explained if n.back and n.moves][: cfg.max_options]
+            return self._takeback_refused(best, ev, game, t, hidden, fixes)
         rivals = [
             n
             for n in explained[1:]
@@ -425,7 +439,8 @@ class Tracker:
         split = _split_unclear(best, game.states[-1 - best.back])
         if split == 0 or (split > 0 and best.back):
             why = "several moves of one player happened too quickly to tell apart: is this right?"
-            return self._ambiguous(best, [], ev, game, t, hidden, reason=why)
+            # more frames of the same table cannot settle this: ask at once
+            return self._ambiguous(best, [], ev, game, t, hidden, force=True, reason=why)
         if split > 0:
             best = _prefix(best, split)  # moves by others followed: these are complete
         self._ambiguous_since = None
@@ -556,7 +571,15 @@ class Tracker:
         self._desync = Desync(keep_id, game.state_id, facts, near, fixes, msg, since)
         return Update(self._status("desync", msg, t, hidden=hidden))
 
-    def _takeback_refused(self, best: Node, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]) -> Update:
+    def _takeback_refused(
+        self,
+        best: Node,
+        ev: Evidence,
+        game: GameView,
+        t: float,
+        hidden: tuple[str, ...],
+        fixes: list[Node] | None = None,
+    ) -> Update:
         last = game.moves[-best.back] if best.back <= len(game.moves) else None
         option = Option(tuple(best.moves), best.back, best.deficit)
         view0 = self.views.view(game.state)
@@ -572,17 +595,10 @@ class Tracker:
                 f"the table shows the position before {last}: undo is not allowed now "
                 "(put the table back, or correct the record)"
             )
+        options = tuple(Option(tuple(n.moves), n.back, n.deficit) for n in (fixes or ([best] if best.moves else [])))
         prev = self._desync
-        did = prev.id if prev and prev.closest == option else self._next_id()
-        self._desync = Desync(
-            did,
-            game.state_id,
-            facts,
-            option,
-            (option,) if best.moves else (),
-            msg,
-            prev.since if prev else t,
-        )
+        did = prev.id if prev and prev.closest == option and prev.options == options else self._next_id()
+        self._desync = Desync(did, game.state_id, facts, option, options, msg, prev.since if prev else t)
         return Update(self._status("desync", msg, t, hidden=hidden))
 
 
@@ -652,7 +668,7 @@ def _split_unclear(node: Node, start: State) -> int:
     before = start
     for i, m in enumerate(node.moves):
         seat = before.pending.seat
-        if getattr(m, "place", ()) or _members_of(m) or m.kind in ("lose", "gain"):
+        if m.kind in ("off", "mov", "lose", "gain"):  # even an empty one may hide part of the other's change
             if seat in first:
                 return first[seat]
             first[seat] = i

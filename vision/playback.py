@@ -21,12 +21,15 @@ real recognizer.
 
 from __future__ import annotations
 
+import json
 import random
 import zlib
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from rules.engine import apply
@@ -36,6 +39,7 @@ from rules.moves import Move, Movement, Offspring, Setup
 
 from .camera import Camera
 from .effects import Effects
+from .errors import VisionError
 from .hands import Hand
 from .layout import Layout
 from .lighting import Light
@@ -310,6 +314,17 @@ def _occlude(
         f.tag = f.tag or "occlusion"
 
 
+@dataclass
+class SimFrame:
+    """A frame of a simulated camera: the playback frame, its picture, the observation a reader of
+    the ground truth makes of it, and the ground truth (pixel positions of hexes and slots)."""
+
+    frame: PlaybackFrame
+    image: np.ndarray | None
+    observation: Observation
+    truth: dict[str, Any]
+
+
 class TableCamera:
     """Observations (and images) of playback frames through one camera."""
 
@@ -325,21 +340,29 @@ class TableCamera:
         self.camera = camera
         self.light = light or Light()
         self.effects = effects or Effects()
-        self._cache: dict[Hashable, Observation] = {}
+        self._cache: dict[Hashable, tuple[Observation, dict[str, Any]]] = {}
         self._cache_size = cache
+
+    def truth(self, frame: PlaybackFrame) -> dict[str, Any]:
+        """The ground truth of the table the frame shows (without the hands), cached per table."""
+        return self._read(frame)[1]
+
+    def _read(self, frame: PlaybackFrame) -> tuple[Observation, dict[str, Any]]:
+        sig = frame.model.signature()
+        hit = self._cache.get(sig)
+        if hit is None:
+            truth = self.renderer.truth_of(frame.model, self.camera, self.light, self.effects)
+            hit = (observation_from_truth(truth), truth)
+            if len(self._cache) >= self._cache_size:
+                self._cache.clear()
+            self._cache[sig] = hit
+        return hit
 
     def observe(self, frame: PlaybackFrame) -> Observation:
         """The perfect reading of the frame (settled frames only carry readings)."""
         if not frame.settled:
             return Observation(frame=frame.index, time=frame.time, settled=False, hand_in_view=bool(frame.hands))
-        sig = frame.model.signature()
-        base = self._cache.get(sig)
-        if base is None:
-            truth = self.renderer.truth_of(frame.model, self.camera, self.light, self.effects)
-            base = observation_from_truth(truth)
-            if len(self._cache) >= self._cache_size:
-                self._cache.clear()
-            self._cache[sig] = base
+        base = self._read(frame)[0]
         obs = replace(base, frame=frame.index, time=frame.time)
         if frame.hidden:
             seats = {int(r.split(":")[1]) for r in frame.hidden if r.startswith("land:")}
@@ -356,8 +379,80 @@ class TableCamera:
             frame.model, self.camera, self.light, self.effects, frame.hands, frame_seed=frame.index, truth=False
         ).image
 
+    def frames(
+        self,
+        playback: Playback,
+        degrade: Callable[[Observation, Hashable], Observation] | None = None,
+        render: bool = True,
+    ) -> Iterator[SimFrame]:
+        """The playback as camera frames: each with its picture (``render``), the perfect reading
+        (degraded by ``degrade(observation, scene)``, e.g. a noise model) and the ground truth."""
+        for f in playback.frames:
+            obs = self.observe(f)
+            if degrade is not None:
+                obs = degrade(obs, self.scene(f))
+            yield SimFrame(f, self.image(f) if render else None, obs, self.truth(f))
+
     @staticmethod
     def scene(frame: PlaybackFrame) -> Hashable:
         """What identifies the table a frame shows (for persistent misreadings), the same in every
         process (unlike ``hash`` of text)."""
         return zlib.crc32(repr(frame.model.signature()).encode("utf-8"))
+
+
+def recorded_frames(video: str | Path, truth: Mapping[str, Any], images: bool = True) -> Iterator[SimFrame]:
+    """The frames of a video written by ``render video`` (a file or a folder of frames) with the
+    perfect reading of its ground truth (``truth``: the ``tribes-video-truth`` document): for
+    replaying a recorded game and for camera mode before a recognizer reads the pictures."""
+    path = Path(video)
+    fps = float(truth.get("fps", 10.0))
+    tables = truth.get("tables", [])
+    frames = truth.get("frames", [])
+    cache: dict[int, Observation] = {}
+    capture = None
+    files: list[Path] = []
+    if images:
+        if path.is_dir():
+            files = sorted(p for p in path.iterdir() if p.name.startswith("frame_"))
+        else:
+            capture = cv2.VideoCapture(str(path))
+            if not capture.isOpened():
+                raise VisionError(f"{path}: cannot open the video")
+    try:
+        for n, fr in enumerate(frames):
+            image = None
+            if capture is not None:
+                ok, image = capture.read()
+                if not ok:
+                    image = None
+            elif files and n < len(files):
+                image = cv2.imread(str(files[n]))
+            t = n / fps
+            pf = PlaybackFrame(n, t, None, [], bool(fr.get("settled")), int(fr.get("move", 0)), 0)  # type: ignore[arg-type]
+            if not fr.get("settled"):
+                obs = Observation(frame=n, time=t, settled=False, hand_in_view=bool(fr.get("hands")))
+                yield SimFrame(pf, image, obs, {})
+                continue
+            k = int(fr["table"])
+            if k not in cache:
+                cache[k] = observation_from_truth(tables[k])
+            yield SimFrame(pf, image, replace(cache[k], frame=n, time=t), tables[k])
+    finally:
+        if capture is not None:
+            capture.release()
+
+
+def load_video_truth(video: str | Path) -> dict[str, Any] | None:
+    """The ground truth written next to a rendered video (``*.truth.json``, or ``truth.json`` in a
+    folder of frames); None when there is none. Raises VisionError for an unreadable one."""
+    path = Path(video)
+    truth_path = path / "truth.json" if path.is_dir() else path.with_suffix(".truth.json")
+    if not truth_path.exists():
+        return None
+    try:
+        doc = json.loads(truth_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise VisionError(f"{truth_path}: cannot read the ground truth: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != "tribes-video-truth":
+        raise VisionError(f"{truth_path}: format: must be 'tribes-video-truth'")
+    return doc
