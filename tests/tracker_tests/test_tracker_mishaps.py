@@ -58,12 +58,14 @@ def test_takeback_of_a_finished_turn_is_a_desync_with_the_fix(tmp_path: Path, ga
     rt = runtime_at(tmp_path, game3, i)
     answered = []
 
-    def tap(n: int, link) -> None:  # noqa: ANN001
+    def tap(n: int, link) -> None:
         st = link.status
         if st.desync and st.desync.options and not answered:
             answered.append(link.answer(st.desync.id, 0))
 
-    footage = Footage().show(before).hand().show(wrong, 1.0).hand().show(before, 1.0).hand().show(game3.states[i + 1], 1.0)
+    footage = (
+        Footage().show(before).hand().show(wrong, 1.0).hand().show(before, 1.0).hand().show(game3.states[i + 1], 1.0)
+    )
     run = feed(rt, footage, on_frame=tap)
     assert run.committed()[0] == [str(other)]
     back = [s for s in run.desyncs() if "before" in s.message]
@@ -82,7 +84,11 @@ def test_knocked_piece_is_a_desync_until_put_back(tmp_path: Path, game3: Game) -
     seat = 1
     p = state.players[seat]
     a = next(h for h, t in sorted(p.land.items()) if t.members)
-    b = next(h for h in sorted(p.land) if h != a and abs(h[0] - a[0]) + abs(h[1] - a[1]) + abs(h[0] + h[1] - a[0] - a[1]) == 2)
+    b = next(
+        h
+        for h in sorted(p.land)
+        if h != a and abs(h[0] - a[0]) + abs(h[1] - a[1]) + abs(h[0] + h[1] - a[0] - a[1]) == 2
+    )
     knocked = with_members(view_of(state), seat, a, p.colour, p.land[a].members - 1)
     knocked = with_members(knocked, seat, b, p.colour, p.land[b].members + 1)
     rt = runtime_at(tmp_path, game3, i)
@@ -117,7 +123,12 @@ def test_hidden_land_is_not_emptiness_and_a_move_there_waits(tmp_path: Path, gam
     seat = before.to_move
     rt = runtime_at(tmp_path, game3, i)
     footage = (
-        Footage().show(before).show(before, 5.0, hidden_seats=[seat]).hand().show(after, 3.0, hidden_seats=[seat]).show(after, 1.0)
+        Footage()
+        .show(before)
+        .show(before, 5.0, hidden_seats=[seat])
+        .hand()
+        .show(after, 3.0, hidden_seats=[seat])
+        .show(after, 1.0)
     )
     run = feed(rt, footage)
     watching_hidden = run.statuses[10:55]
@@ -177,7 +188,7 @@ def test_hidden_too_long_becomes_a_prompt_and_the_answer_is_submitted(tmp_path: 
     cfg = TrackerConfig(hidden_prompt_after=1.0)
     answers = []
 
-    def tap(n: int, link) -> None:  # noqa: ANN001
+    def tap(n: int, link) -> None:
         st = link.status
         if st.prompt and not answers:
             options = [o.moves for o in st.prompt.options]

@@ -53,7 +53,9 @@ def test_members_put_down_one_by_one_commit_once_complete(tmp_path: Path, game2:
     seat = before.to_move
     colour = before.players[seat].colour
     h = move.place[0]
-    half = with_members(view_of(after), seat, move.place[1], colour, after.players[seat].land[move.place[1]].members - 1)
+    half = with_members(
+        view_of(after), seat, move.place[1], colour, after.players[seat].land[move.place[1]].members - 1
+    )
     if move.place[0] == move.place[1]:
         half = with_members(view_of(after), seat, h, colour, after.players[seat].land[h].members - 1)
     rt = runtime_at(tmp_path, game2, i)
@@ -85,7 +87,9 @@ def test_movement_with_a_short_pause_is_one_move(tmp_path: Path, game3: Game) ->
 
 def test_two_quick_moves_between_settled_frames(tmp_path: Path, game3: Game) -> None:
     """Two players' moves under one hand episode: one chain of two legal moves is committed."""
-    i = find(game3, lambda s, m: isinstance(m, Offspring) and isinstance(game3.moves[game3.states.index(s) + 1], Movement))
+    i = find(
+        game3, lambda s, m: isinstance(m, Offspring) and isinstance(game3.moves[game3.states.index(s) + 1], Movement)
+    )
     rt = runtime_at(tmp_path, game3, i)
     run = feed(rt, Footage().show(game3.states[i]).hand(2.0).show(game3.states[i + 2], 1.5))
     assert run.committed() == [[str(game3.moves[i]), str(game3.moves[i + 1])]]
@@ -96,8 +100,14 @@ def test_exploration_draw_and_placement(tmp_path: Path, game2: Game) -> None:
     """R-ACT-EXP-1: the Exploration tile moving to the end is committed at once; the draw is seen only
     as the tiles laid: with one of two tiles laid nothing is committed, with both the draw and the
     placement are (the drawn resources read off the new tiles)."""
-    i = find(game2, lambda s, m: isinstance(m, Explore) and isinstance(game2.moves[game2.states.index(s) + 1], Draw)
-             and len(game2.moves[game2.states.index(s) + 1].tiles) == 2)
+    i = find(
+        game2,
+        lambda s, m: (
+            isinstance(m, Explore)
+            and isinstance(game2.moves[game2.states.index(s) + 1], Draw)
+            and len(game2.moves[game2.states.index(s) + 1].tiles) == 2
+        ),
+    )
     exp, draw, place = game2.moves[i], game2.moves[i + 1], game2.moves[i + 2]
     after_exp, after = game2.states[i + 1], game2.states[i + 3]
     seat = game2.states[i].to_move
@@ -106,7 +116,9 @@ def test_exploration_draw_and_placement(tmp_path: Path, game2: Game) -> None:
     one[("land", seat, h)] = None
     one[("members", seat, h)] = ()
     rt = runtime_at(tmp_path, game2, i)
-    run = feed(rt, Footage().show(game2.states[i]).hand().show(after_exp, 1.0).hand().show(one, 1.5).hand().show(after, 1.0))
+    run = feed(
+        rt, Footage().show(game2.states[i]).hand().show(after_exp, 1.0).hand().show(one, 1.5).hand().show(after, 1.0)
+    )
     assert run.committed() == [[str(exp)], [str(draw), str(place)]]
     assert not run.desyncs() and not run.prompts()
 
@@ -118,8 +130,14 @@ def test_achievement_reveal_and_event_read_off_the_board(tmp_path: Path) -> None
     for seed in range(1, 30):
         g = simulate(3, seed, "greedy")
         try:
-            i = find(g, lambda s, m, g=g: isinstance(m, Achieve) and isinstance(g.moves[g.states.index(s) + 1], Reveal)
-                     and isinstance(g.moves[g.states.index(s) + 2], RevealEvent))
+            i = find(
+                g,
+                lambda s, m, g=g: (
+                    isinstance(m, Achieve)
+                    and isinstance(g.moves[g.states.index(s) + 1], Reveal)
+                    and isinstance(g.moves[g.states.index(s) + 2], RevealEvent)
+                ),
+            )
         except LookupError:
             continue
         game = g
