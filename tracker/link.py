@@ -18,7 +18,7 @@ import gc
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from rules.errors import IllegalMoveError, InvalidMoveError
@@ -233,12 +233,28 @@ class TrackerLink:
                 self.tracker.dismiss(item_id)
                 ev = LinkEvent(self._time, "dismiss", (), 0, state_id)
                 self.stats.events.append(ev)
+                self._answered()
                 return ev
             ev = self._apply_option(chosen, game, kind)
             self.stats.events.append(ev)
             if ev.error:
                 raise AnswerError("refused", ev.error)
+            self._answered()
             return ev
+
+    def _answered(self) -> None:
+        """The question is settled: show that at once (the next frame confirms it)."""
+        if self.tracker is not None:
+            self.tracker.forget_questions()
+        if self.last is not None:
+            st = replace(self.last.status, kind="settling", message="answer entered", prompt=None, desync=None)
+            self.last = replace(self.last, status=st)
+            subs = list(self._subscribers)
+            for cb in subs:
+                try:
+                    cb(st)
+                except Exception:
+                    log.exception("tracker subscriber %r failed", cb)
 
     def _apply_option(self, opt: Option, game: GameView, kind: str) -> LinkEvent:
         rt = self.runtime

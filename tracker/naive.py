@@ -64,6 +64,10 @@ class NaiveTracker:
         self._read_since_hand = False
         self._desync = None
 
+    def forget_questions(self) -> None:
+        """Close the open desync."""
+        self._desync = None
+
     def dismiss(self, prompt_id: int) -> bool:
         """The naive tracker never asks."""
         return False

@@ -301,6 +301,14 @@ class Tracker:
         self._prompt = None
         return True
 
+    def forget_questions(self) -> None:
+        """Close the open prompt and desync (the user answered; the next frame re-reads the table)."""
+        self._prompt = None
+        self._desync = None
+        self._unexplained_since = None
+        self._unexplained_settled = 0.0
+        self._ambiguous_since = None
+
     def evidence(self) -> Evidence:
         """The fused evidence of the current window."""
         return Evidence.fuse((f for _, f in self._window), self.config.floor)
@@ -453,6 +461,8 @@ class Tracker:
         if hidden_land:
             names = _names(game, self.seating)
             who = ", ".join(f"{names.get(ls, ls)}'s land" for ls in hidden_land)
+            if self._prompt and [(o.back, o.moves) for o in self._prompt.options] == [decision]:
+                return Update(self._status("prompt", self._prompt.reason, t, hidden=hidden))
             if t - first_seen < cfg.hidden_prompt_after:
                 return Update(
                     self._status("waiting", f"waiting for a view of {who}: {option.label}?", t, hidden=hidden)

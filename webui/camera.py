@@ -3,7 +3,8 @@ on it, the tracker's state, its prompts to tap, and the virtual LED strip.
 
 - ``GET /camera.mjpg`` — the annotated camera picture as an MJPEG stream (``multipart/x-mixed-replace``).
   The camera loop encodes each picture once and :class:`FrameHub` hands the same bytes to every
-  viewer; a slow viewer skips pictures instead of slowing the camera.
+  viewer; a slow viewer skips pictures instead of slowing the camera; without new pictures the last
+  one is sent again every second.
 - ``GET /api/tracker`` — the tracker's status: ``kind`` (watching, hand, settling, changing, waiting,
   prompt, desync, no_table, idle), ``message``, the open ``prompt`` with its options, the ``desync``
   with the facts that disagree (where, expected, seen) and the fixes offered, the loop's figures
@@ -166,17 +167,18 @@ def mjpeg() -> Response:
     frames: FrameHub = _camera()["frames"]
 
     def stream() -> Iterator[bytes]:
+        # each part ends with the next boundary, so a browser shows a picture as soon as it arrives
         last = 0
+        yield f"--{BOUNDARY}\r\n".encode()
         while not frames.closed:
-            n, jpeg = frames.wait(last, 5.0)
-            if jpeg is None or n == last:
+            n, jpeg = frames.wait(last, 1.0)
+            if jpeg is None:
                 continue
+            # no new picture for a second: send the last one again (a browser may show a part only
+            # when the next one arrives, and a still table sends no new pictures from a paused source)
             last = n
-            yield (
-                f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode()
-                + jpeg
-                + b"\r\n"
-            )
+            head = f"Content-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode()
+            yield head + jpeg + f"\r\n--{BOUNDARY}\r\n".encode()
 
     resp = Response(stream(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
     resp.headers["Cache-Control"] = "no-cache"
