@@ -68,7 +68,7 @@ class TrackerConfig:
 
     min_frames: int = 3
     stable_s: float = 0.15
-    extendable_s: float = 0.8
+    extendable_s: float = 1.3
     window_s: float = 1.5
     window_frames: int = 15
     margin: float = 3.0
@@ -504,6 +504,12 @@ class Tracker:
         self._prompt = None
         if len(self._window) < self.config.min_frames:
             return Update(self._status("settling", "the table matches the game", t, hidden=hidden))
+        lands = [r for r in hidden if r.startswith("land:")]
+        if lands:
+            # nothing disagrees where the camera can see, but a move may be going on where it cannot
+            who = ", ".join(r for r in lands)
+            msg = f"the table matches the game where the camera can see it; hidden: {who}"
+            return Update(self._status("waiting", msg, t, hidden=hidden))
         return Update(self._status("watching", "the table matches the game", t, hidden=hidden))
 
     def _ambiguous(

@@ -115,9 +115,9 @@ def test_knock_beside_a_move_commits_the_move_and_flags_the_piece(tmp_path: Path
 
 
 def test_hidden_land_is_not_emptiness_and_a_move_there_waits(tmp_path: Path, game3: Game) -> None:
-    """A land hidden for 5 s while nothing happens: still watching (absence is not a change). The
-    player moves while their land is hidden: the tracker waits (nothing to check the move with) and
-    commits once the land is seen again."""
+    """A land hidden for 5 s while nothing happens: no change, no desync (absence is not a change),
+    but the status says part of the table is hidden. The player moves while their land is hidden: the
+    tracker waits (nothing to check the move with) and commits once the land is seen again."""
     i = find(game3, lambda s, m: isinstance(m, Offspring) and s.round > 2)
     before, after = game3.states[i], game3.states[i + 1]
     seat = before.to_move
@@ -132,7 +132,8 @@ def test_hidden_land_is_not_emptiness_and_a_move_there_waits(tmp_path: Path, gam
     )
     run = feed(rt, footage)
     watching_hidden = run.statuses[10:55]
-    assert all(s.kind in ("watching", "settling") for s in watching_hidden)
+    assert all(s.kind in ("waiting", "settling") and s.hidden == (f"land:{seat}",) for s in watching_hidden)
+    assert run.statuses[5].kind == "watching"
     assert "waiting" in run.kinds()
     assert run.committed() == [[str(game3.moves[i])]]
     assert not run.desyncs()
