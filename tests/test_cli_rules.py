@@ -1,4 +1,5 @@
-"""``tribes-companion rules …`` and ``demo``: happy paths, and one clear line with exit 2 for mistakes."""
+"""``tribes-companion rules …`` (``rules simulate`` is the terminal demo): happy paths, and one clear line
+with exit 2 for mistakes."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ def run(capsys, *args):
     return code, out.out, out.err
 
 
-def test_demo_prints_a_whole_game_and_the_scores(capsys):
-    code, out, err = run(capsys, "demo", "--players", "2", "--seed", "3")
+def test_simulate_prints_a_whole_game_and_the_scores(capsys):
+    code, out, err = run(capsys, "rules", "simulate", "--players", "2", "--seed", "3")
     assert code == 0 and not err
     assert "game over after" in out and "final ranking: 1." in out
     assert "provisional" in out  # track VP come from provisional profile values

@@ -48,6 +48,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--seed", type=int, default=1, help="--demo: seed of the simulated players and draws")
     p.add_argument("--policy", default="greedy", choices=("greedy", "random"), help="--demo: simulated players")
     p.add_argument("--heartbeat", type=float, default=15.0, help="seconds between SSE heartbeats (default 15)")
+    p.add_argument(
+        "--camera",
+        metavar="SOURCE",
+        help="camera mode: moves read from the table ('sim' = a simulated table, or a video from 'render video')",
+    )
+    p.add_argument("--seats", help="--camera: the layout seat of each player, e.g. 0,2")
     p.add_argument("--no-fsync", action="store_true", help=argparse.SUPPRESS)
     leds = p.add_argument_group("LED strip along the action row (docs/leds.md)")
     add_strip_options(
@@ -69,6 +75,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from devices.cli import live_strip_from_args
     from devices.errors import DeviceError
 
+    if args.camera and args.demo:
+        return _fail("--camera and --demo both make moves: choose one")
     if args.pace <= 0 or args.heartbeat <= 0:
         return _fail("--pace and --heartbeat must be positive")
     if not 0 <= args.port <= 65535:
@@ -138,6 +146,15 @@ def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -
         raise KeyboardInterrupt  # SIGTERM stops the server like Ctrl+C
 
     signal.signal(signal.SIGTERM, _terminate)
+    stop_camera = None
+    if args.camera:
+        from tribes_companion.play import CameraStartError, start_camera
+
+        try:
+            stop_camera = start_camera(args, runtime, app)
+        except CameraStartError as exc:
+            server.server.server_close()
+            return _fail(str(exc))
     demo = None
     if args.demo:
         demo = DemoPlayer(runtime, players=args.players, pace=args.pace, seed=args.seed, policy=args.policy)
@@ -148,6 +165,8 @@ def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -
     except KeyboardInterrupt:
         pass
     finally:
+        if stop_camera:
+            stop_camera()
         if demo:
             demo.stop()
         app.extensions["tribes"]["hub"].close()

@@ -1,0 +1,544 @@
+"""Tracker evaluation: whole simulated games played on rendered tables, read by the tracker.
+
+Each game is simulated by the rules engine, turned into the frames a camera would see while people
+play it (``vision.playback``: hands carrying out every move, plus pauses in the middle of moves,
+moves following each other without a quiet moment, knocked pieces, takebacks, hidden regions), read
+frame by frame by an observation source, and fed through the tracker into a real ``GameRuntime`` —
+the same path as ``serve --camera``. A simulated user answers prompts and taps offered fixes (with
+the answer the true game implies) and, if the record stays wrong with a desync shown for a while,
+corrects it by hand. The final record is compared with the simulated game.
+
+Observation sources (``--source``): ``truth`` — the renderer's ground truth read perfectly
+(``observation_from_truth``) and degraded by ``tracker.noise`` (``--noise realistic|heavy|none``);
+``recognizer`` — the camera pipeline (``vision.recognizer.Recognizer``) on rendered frames, once it
+is merged. ``--naive`` runs the naive baseline (``tracker.naive``) instead of the tracker.
+
+Metrics (per game and overall):
+
+- moves committed correctly with no prompt: the move in the final record is the true one, written
+  only by the tracker and never written wrong before;
+- moves needing a prompt: the user had to answer a prompt, tap a fix or enter it;
+- silent desyncs: a wrong record (not a prefix of what the table shows) not flagged by a desync or
+  prompt before the game has moved on by one more complete move; or a move missing from the record
+  two moves after it was complete without any flag;
+- latency: from the first quiet frame after the hand left (the move complete on the table) to the
+  commit, plus the processing time of the frame that committed (median, 90th percentile);
+- desyncs raised while the record was right and nothing was knocked (false alarms), knocks flagged.
+
+Usage::
+
+    python benchmarks/tracker_eval.py --games 30 --jobs 2            # the figures in docs/benchmarks.md
+    python benchmarks/tracker_eval.py --games 30 --jobs 2 --naive    # the baseline
+    python benchmarks/tracker_eval.py --games 3 --noise heavy -v     # quick look, per-game lines
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules.game import simulate
+from rules.moves import Move
+from tracker.link import AnswerError, TrackerLink
+from tracker.naive import NaiveTracker
+from tracker.noise import PRESETS, Noise
+from tracker.tracker import Option, Status, Tracker
+from vision.artpack import builtin_pack
+from vision.camera import Camera
+from vision.layout import default_layout
+from vision.playback import PlaybackFrame, Script, TableCamera, timeline
+from vision.render import Renderer
+from vision.table import TableModel
+from vision.video import Pace
+from webui.runtime import GameRuntime
+
+FLAGS = ("desync", "prompt", "waiting")
+
+
+@dataclass
+class GameSpec:
+    """One evaluated game."""
+
+    players: int
+    seed: int
+    policy: str
+    knocks: int
+    takebacks: int
+    occlusions: int
+
+
+@dataclass
+class GameResult:
+    """What happened in one game."""
+
+    spec: dict[str, Any]
+    moves: int = 0
+    auto_ok: int = 0
+    prompted: int = 0
+    wrong_final: int = 0
+    wrong_writes: int = 0
+    silent: int = 0
+    silent_missed: int = 0
+    silent_notes: list[str] = field(default_factory=list)
+    wrong_notes: list[str] = field(default_factory=list)
+    manual_notes: list[str] = field(default_factory=list)
+    false_desyncs: int = 0
+    knocks: int = 0
+    knocks_flagged: int = 0
+    takebacks: int = 0
+    latencies: list[float] = field(default_factory=list)
+    frame_ms: list[float] = field(default_factory=list)
+    settled_frames: int = 0
+    frames: int = 0
+    final_equal: bool = False
+    seconds: float = 0.0
+    interventions: dict[str, int] = field(default_factory=dict)
+
+
+def specs(n: int, first_seed: int = 1) -> list[GameSpec]:
+    """``n`` games: 2, 3 and 4 players in turn, greedy and random players, every third game a
+    knocked piece, every fourth a takeback, every other a hidden land."""
+    out = []
+    for k in range(n):
+        seed = first_seed + k
+        out.append(
+            GameSpec(
+                players=(2, 3, 4)[k % 3],
+                seed=seed,
+                policy=("greedy", "random")[(k // 3) % 2],
+                knocks=1 if k % 3 == 0 else 0,
+                takebacks=1 if k % 4 == 1 else 0,
+                occlusions=1 if k % 2 == 0 else 0,
+            )
+        )
+    return out
+
+
+class SimUser:
+    """A player at the table who knows the true game: answers prompts and taps fixes after a short
+    delay, and corrects the record by hand when a desync has stood for a while."""
+
+    def __init__(
+        self, truth: list[Move], answer_after: float = 1.5, manual_after: float = 5.0, notice_after: float = 20.0
+    ) -> None:
+        self.truth = truth
+        self.answer_after = answer_after
+        self.manual_after = manual_after
+        self.notice_after = notice_after
+        self._seen: dict[tuple[str, int], float] = {}
+        self._bad_for = 0.0
+        self._last_t: float | None = None
+        self.counts = {"answer": 0, "fix": 0, "dismiss": 0, "manual": 0}
+        self.log: list[str] = []
+
+    def step(self, frame: PlaybackFrame, link: TrackerLink, runtime: GameRuntime, expect: list[Move]) -> str | None:
+        """Act on the status after ``frame``; returns the kind of action taken, if any."""
+        st: Status = link.status
+        t = frame.time
+        record = list(runtime.snapshot().moves)
+        for kind, item in (("prompt", st.prompt), ("desync", st.desync)):
+            if item is None:
+                continue
+            key = (kind, item.id)
+            first = self._seen.setdefault(key, t)
+            if t - first < self.answer_after:
+                continue
+            choice = _consistent(item.options, record, expect, self.truth)
+            if choice is None:
+                continue
+            try:
+                ev = link.answer(item.id, choice)
+            except AnswerError:
+                continue
+            self.counts["dismiss" if ev.kind == "dismiss" else ("answer" if kind == "prompt" else "fix")] += 1
+            return ev.kind
+        ok = _fits(record, expect, self.truth)
+        shown = st.kind in (*FLAGS, "changing")
+        if (not ok or len(expect) - len(record) >= 3) and frame.tag != "knock":
+            # time the table has been in view and quiet while the record was wrong or behind
+            if frame.settled:
+                self._bad_for += frame.time - self._last_t if self._last_t is not None else 0.0
+                self._last_t = frame.time
+            else:
+                self._last_t = None
+            # a flagged problem is fixed after a while; an unflagged one when somebody notices it
+            if self._bad_for >= (self.manual_after if shown else self.notice_after):
+                self._bad_for, self._last_t = 0.0, None
+                self.log.append(f"frame {frame.index} ({frame.tag or 'plain'}): {st.kind}: {st.message[:160]}")
+                self._manual(runtime, record, expect)
+                self.counts["manual"] += 1
+                return "manual"
+        else:
+            self._bad_for, self._last_t = 0.0, None
+        return None
+
+    def _manual(self, runtime: GameRuntime, record: list[Move], expect: list[Move]) -> None:
+        k = 0
+        while k < len(record) and k < len(expect) and record[k] == expect[k]:
+            k += 1
+        if k < len(record):
+            if k < len(expect):
+                runtime.correct(k, expect[k], rest="truncate")
+                k += 1
+            else:
+                while len(runtime.snapshot().moves) > k:  # ghost moves: drop them (undo, else correct)
+                    ok, _, _ = runtime.undo_status()
+                    if not ok:
+                        break
+                    runtime.undo()
+        for m in expect[len(runtime.snapshot().moves) :]:
+            runtime.submit(m)
+
+
+def _is_prefix(record: list[Move], expect: list[Move]) -> bool:
+    return len(record) <= len(expect) and record == expect[: len(record)]
+
+
+def _fits(record: list[Move], expect: list[Move], truth: list[Move]) -> bool:
+    """The record agrees with the table: a prefix of what it shows, or of the game (a move may be
+    read before the hand has left the table)."""
+    return _is_prefix(record, expect) or _is_prefix(record, truth)
+
+
+def _consistent(options: tuple[Option, ...], record: list[Move], expect: list[Move], truth: list[Move]) -> int | None:
+    """The option that brings the record closest to what the table shows (None: none fits)."""
+    best, best_len = None, -1
+    for i, o in enumerate(options):
+        if not o.moves and not o.back:
+            if _fits(record, expect, truth):
+                return i  # nothing happened: dismiss
+            continue
+        new = record[: len(record) - o.back] + list(o.moves)
+        if _fits(new, expect, truth) and len(new) > best_len:
+            best, best_len = i, len(new)
+    return best
+
+
+def run_game(spec: GameSpec, args: argparse.Namespace) -> GameResult:
+    """Play, film and track one game."""
+    t_start = time.perf_counter()
+    game = simulate(spec.players, spec.seed, spec.policy)
+    truth = list(game.moves)
+    rng = random.Random(spec.seed)
+    base = default_layout()
+    layout = base.with_seats((0, 2)) if spec.players == 2 else base
+    renderer = Renderer(layout, builtin_pack(args.pack), seed=spec.seed)
+    camera = Camera.framing(
+        layout,
+        width=1920,
+        height=1080,
+        tilt=rng.uniform(0, 30),
+        azimuth=rng.choice((0, 30, 90, 180, 270)),
+        margin=0.12,
+    )
+    colours = {s.colour: renderer.pack.colour(s.colour) for s in TableModel.from_state(game.state).seats}
+    script = Script(
+        pause=args.pause,
+        merge=args.merge,
+        merge_in_turn=args.merge_in_turn,
+        knocks=spec.knocks,
+        takebacks=spec.takebacks,
+        occlusions=spec.occlusions,
+        seed=spec.seed,
+    )
+    pb = timeline(game, layout, colours, script, Pace(rest=args.rest))
+    source = _source(args, renderer, camera)
+    noise = Noise(PRESETS[args.noise], spec.seed, [p.colour for p in game.state.players])
+    res = GameResult(asdict(spec), moves=len(truth), frames=len(pb.frames))
+    res.knocks = sum(1 for e in pb.events if e[1] == "knock")
+    res.takebacks = sum(1 for e in pb.events if e[1] == "takeback")
+    with tempfile.TemporaryDirectory(prefix="tracker-eval-") as tmp:
+        runtime = GameRuntime(tmp, fsync=False)
+        runtime.new_game([(p.name, p.colour) for p in game.states[0].players])
+        factory: Callable[..., Any] = NaiveTracker if args.naive else Tracker
+        link = TrackerLink(runtime, factory=factory)
+        user = SimUser(truth)
+        _track(pb.frames, game, source, noise, link, runtime, user, res, args)
+        final = list(runtime.snapshot().moves)
+        runtime.close()
+    res.final_equal = final == truth
+    res.interventions = dict(user.counts)
+    res.manual_notes = user.log
+    res.seconds = time.perf_counter() - t_start
+    return res
+
+
+def _source(args: argparse.Namespace, renderer: Renderer, camera: Camera) -> Callable[[PlaybackFrame], Any]:
+    table_camera = TableCamera(renderer, camera)
+    if args.source == "truth":
+        return table_camera.observe
+    try:
+        from vision.recognizer import Recognizer  # type: ignore[import-not-found]
+    except ImportError:
+        raise SystemExit("--source recognizer needs the camera pipeline (vision.recognizer, issue 6)") from None
+    recognizer = Recognizer.for_layout(renderer.layout)  # pragma: no cover - after issue 6 is merged
+
+    def read(frame: PlaybackFrame) -> Any:  # pragma: no cover
+        return recognizer(table_camera.image(frame), time=frame.time, frame=frame.index)
+
+    return read
+
+
+def _track(
+    frames: list[PlaybackFrame],
+    game: Any,
+    source: Callable[[PlaybackFrame], Any],
+    noise: Noise,
+    link: TrackerLink,
+    runtime: GameRuntime,
+    user: SimUser,
+    res: GameResult,
+    args: argparse.Namespace,
+) -> None:
+    truth = list(game.moves)
+    writes: dict[int, list[tuple[Move, str]]] = {}
+    record: list[Move] = []
+    complete_at: dict[int, float] = {}  # move index -> time the table first showed it complete, settled
+    complete_frame: dict[int, int] = {}
+    div_start: PlaybackFrame | None = None
+    div_flagged = False
+    div_counted = False
+    flags_by_frame: list[bool] = []
+    done_by_frame: list[int] = []
+    len_by_frame: list[int] = []
+    shown_extra: set[tuple[int, Move]] = set()
+    desync_open = False
+    knock_flagged = False
+    in_knock = False
+    for f in frames:
+        if f.settled:
+            for i in range(f.done):
+                if i not in complete_at and not f.extra:
+                    complete_at[i] = f.time
+                    complete_frame[i] = f.index
+        obs = source(f)
+        if args.noise != "none":
+            obs = noise.apply(obs, TableCamera.scene(f))
+        n_events = len(link.stats.events)
+        upd = link.feed(obs)
+        if obs.settled:
+            res.settled_frames += 1
+            res.frame_ms.append(upd.seconds * 1000)
+        new_events = link.stats.events[n_events:]
+        if args.debug and args.debug[0] <= f.index <= args.debug[1]:
+            _debug(f, obs, upd, link, game)
+        acted = user.step(f, link, runtime, f.shows(game))
+        now = list(runtime.snapshot().moves)
+        if now != record:
+            k = 0
+            while k < len(now) and k < len(record) and now[k] == record[k]:
+                k += 1
+            src = "user" if acted else "tracker"
+            for i in range(k, len(now)):
+                writes.setdefault(i, []).append((now[i], src))
+                if src == "tracker" and not _fits(now[: i + 1], f.shows(game), truth) and not f.extra:
+                    res.wrong_notes.append(f"frame {f.index} ({f.tag or 'plain'}): move {i} written as {now[i]}")
+            if not acted:
+                for ev in new_events:
+                    if ev.kind in ("commit", "amend") and not ev.error and ev.moves:
+                        j = len(now) - 1
+                        if now[: j + 1] == truth[: j + 1] and j in complete_at:
+                            res.latencies.append(f.time - complete_at[j] + upd.seconds)
+            record = now
+        st = link.status
+        flagged = st.kind in FLAGS
+        flags_by_frame.append(flagged)
+        done_by_frame.append(f.done)
+        len_by_frame.append(len(record))
+        expect = f.shows(game)
+        if f.extra:
+            shown_extra.update((f.done + j, m) for j, m in enumerate(f.extra))
+        # wrong records must be flagged within one move
+        ok = _fits(record, expect, truth)
+        if not ok and div_start is None:
+            div_start, div_flagged, div_counted = f, False, False
+        if div_start is not None:
+            div_flagged = div_flagged or flagged or acted is not None
+            if ok:
+                div_start = None
+            elif f.done >= div_start.done + 2 and not div_flagged and not div_counted:
+                res.silent += 1
+                k = next((j for j, (a, b) in enumerate(zip(record, expect, strict=False)) if a != b), len(expect))
+                res.silent_notes.append(
+                    f"frame {div_start.index} ({div_start.tag or 'plain'}): move {k} recorded as "
+                    f"{record[k] if k < len(record) else '-'}, the table shows {expect[k] if k < len(expect) else '-'}"
+                )
+                div_counted = True
+        # false alarms and knocks
+        is_desync = st.kind == "desync"
+        if f.tag == "knock":
+            in_knock = True
+            knock_flagged = knock_flagged or is_desync
+        elif in_knock:
+            in_knock = False
+            res.knocks_flagged += int(knock_flagged)
+            knock_flagged = False
+        if is_desync and not desync_open and ok and f.tag not in ("knock", "takeback") and len(record) == len(expect):
+            res.false_desyncs += 1
+        desync_open = is_desync
+    # moves missing from the record two complete moves later, with no flag in between
+    final = list(runtime.snapshot().moves)
+    times = [f.time for f in frames]
+    settled = [f.settled for f in frames]
+    for i in range(len(truth)):
+        c = complete_frame.get(i)
+        if c is None:
+            continue
+        # one more move complete on the table (two if the next is an unseen draw), then a second
+        # of quiet table for the tracker to see it
+        later = i + 2 + (1 if i + 1 < len(truth) and truth[i + 1].kind == "draw" else 0)
+        a = next((k for k in range(c, len(done_by_frame)) if done_by_frame[k] >= later), None)
+        if a is None:
+            continue
+        quiet = 0.0
+        deadline = None
+        for k in range(a, len(frames)):
+            if settled[k]:
+                quiet += times[k] - times[k - 1] if k > a and settled[k - 1] else 0.0
+                if quiet >= 1.0:
+                    deadline = k
+                    break
+        if deadline is None:
+            continue
+        if len_by_frame[deadline] <= i and not any(flags_by_frame[c : deadline + 1]):
+            res.silent_missed += 1
+            res.silent_notes.append(f"move {i} ({truth[i]}) missing after the next move was complete")
+    for i, t in enumerate(truth):
+        w = writes.get(i, [])
+        if i >= len(final) or final[i] != t:
+            res.wrong_final += 1
+            continue
+        wrong = [m for m, _ in w if m != t and (i, m) not in shown_extra]
+        res.wrong_writes += len(wrong)
+        if any(src == "user" for _, src in w):
+            res.prompted += 1
+        elif not wrong:
+            res.auto_ok += 1
+
+
+def _debug(f: PlaybackFrame, obs: Any, upd: Any, link: TrackerLink, game: Any) -> None:
+    """Print what the tracker made of a frame (``--debug FIRST LAST``)."""
+    st = upd.status
+    act = [str(m) for m in upd.action.moves] if upd.action else None
+    print(f"#{f.index} t={f.time:.1f} done={f.done} tag={f.tag} settled={obs.settled}: {st.kind} {st.message} {act}")
+    tr = link.tracker
+    if not obs.settled or tr is None or not hasattr(tr, "_analysis") or tr._analysis is None:
+        return
+    rec = link.runtime.snapshot().moves
+    print(
+        "   record tail:",
+        [str(m) for m in rec[-3:]],
+        "| truth next:",
+        [str(m) for m in game.moves[len(rec) : len(rec) + 3]],
+    )
+    ev = tr.evidence()
+    nodes = sorted(tr._analysis.nodes + tr._analysis.back_nodes, key=lambda n: n.cost(0.25))
+    for n in nodes[:5]:
+        mm = [(k, v, ev.facts[k].mode, round(ev.facts[k].top, 1)) for k, v in n.mismatch][:4]
+        print(f"   {n.back} {[str(m) for m in n.moves]} d={n.deficit:.2f} ok={n.ok} mismatch={mm}")
+
+
+def summarise(results: list[GameResult]) -> dict[str, Any]:
+    """Totals over all games."""
+    moves = sum(r.moves for r in results)
+    lat = sorted(x for r in results for x in r.latencies)
+    ms = sorted(x for r in results for x in r.frame_ms)
+
+    def pct(xs: list[float], q: float) -> float:
+        return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+    return {
+        "games": len(results),
+        "players": sorted({r.spec["players"] for r in results}),
+        "moves": moves,
+        "auto_correct": sum(r.auto_ok for r in results),
+        "auto_correct_pct": 100.0 * sum(r.auto_ok for r in results) / max(moves, 1),
+        "prompted": sum(r.prompted for r in results),
+        "prompted_pct": 100.0 * sum(r.prompted for r in results) / max(moves, 1),
+        "wrong_final": sum(r.wrong_final for r in results),
+        "wrong_writes": sum(r.wrong_writes for r in results),
+        "silent_desyncs": sum(r.silent + r.silent_missed for r in results),
+        "false_desyncs": sum(r.false_desyncs for r in results),
+        "knocks": sum(r.knocks for r in results),
+        "knocks_flagged": sum(r.knocks_flagged for r in results),
+        "takebacks": sum(r.takebacks for r in results),
+        "games_final_equal": sum(r.final_equal for r in results),
+        "latency_median_s": statistics.median(lat) if lat else float("nan"),
+        "latency_p90_s": pct(lat, 0.9),
+        "settled_frame_ms_median": statistics.median(ms) if ms else float("nan"),
+        "settled_frame_ms_p99": pct(ms, 0.99),
+        "settled_frame_ms_max": ms[-1] if ms else float("nan"),
+        "interventions": {
+            k: sum(r.interventions.get(k, 0) for r in results) for k in ("answer", "fix", "dismiss", "manual")
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the evaluation and print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=30)
+    ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--source", choices=("truth", "recognizer"), default="truth")
+    ap.add_argument("--noise", choices=sorted(PRESETS), default="realistic")
+    ap.add_argument("--pack", default="sketch", help="art pack of the rendered tables (default: sketch, held out)")
+    ap.add_argument("--pause", type=float, default=0.1, help="share of moves with a pause in the middle")
+    ap.add_argument("--merge", type=float, default=0.1, help="share of turns followed at once by the next")
+    ap.add_argument("--merge-in-turn", type=float, default=0.4, help="same, for the steps of one turn")
+    ap.add_argument("--rest", type=float, default=1.0, help="seconds the table rests after each move (default 1)")
+    ap.add_argument("--naive", action="store_true", help="the naive baseline instead of the tracker")
+    ap.add_argument("--json", help="write the per-game results and the summary here")
+    ap.add_argument("--only", type=int, action="append", help="run only the game with this seed (repeatable)")
+    ap.add_argument("--debug", type=int, nargs=2, metavar=("FIRST", "LAST"), help="print the tracker's view of frames")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args(argv)
+    todo = specs(args.games, args.first_seed)
+    if args.only:
+        todo = [s for s in todo if s.seed in args.only]
+    t0 = time.perf_counter()
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(run_game, todo, [args] * len(todo)))
+    else:
+        results = [run_game(s, args) for s in todo]
+    if args.verbose:
+        for r in results:
+            print(
+                f"{r.spec['players']}p seed {r.spec['seed']:3d} {r.spec['policy']:6s}: {r.moves} moves, "
+                f"auto {r.auto_ok}, prompted {r.prompted}, wrong {r.wrong_final}, silent {r.silent + r.silent_missed}, "
+                f"false desyncs {r.false_desyncs}, final equal {r.final_equal}, {r.seconds:.0f} s {r.interventions}"
+            )
+            for note in r.silent_notes[:3]:
+                print("   silent:", note)
+            for note in r.wrong_notes[:5]:
+                print("   wrong write:", note)
+            for note in r.manual_notes[:5]:
+                print("   manual:", note)
+    summary = summarise(results)
+    summary["mode"] = "naive" if args.naive else "tracker"
+    summary["source"] = args.source
+    summary["noise"] = args.noise
+    summary["wall_s"] = round(time.perf_counter() - t0, 1)
+    print(json.dumps(summary, indent=1))
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps({"summary": summary, "games": [asdict(r) for r in results]}, indent=1), encoding="utf-8"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

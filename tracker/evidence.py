@@ -1,0 +1,111 @@
+"""Evidence: what the last settled frames say about each fact, fused, with the weight of the reading.
+
+Each settled observation contributes, for every fact it reads, a vote for the value read weighted by
+the reading's confidence: ``w = log((1 - e) / e)`` with ``e = clip(1 - conf, floor, 0.5)`` (a
+reading at confidence 1 is still taken to be wrong with probability ``floor``; a reading at 0.5 or
+below says nothing). The fused *support* of a value is the mean vote over the frames that read the
+fact, so frames that repeat the same picture do not pile up certainty, and one odd frame among
+several is outvoted: a fact never flips on one frame.
+
+:meth:`Evidence.deficit` scores a predicted table (a :func:`tracker.facts.table_view`) against the
+evidence: per fact, how much support the best-supported value has beyond the value predicted. Zero
+means every fact reads as predicted; a fact whose deficit reaches ``disagree`` is a clear
+disagreement (the prediction cannot be right unless the reading is).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .facts import Key, Reading, value_of
+
+
+def vote_weight(conf: float, floor: float = 0.02) -> float:
+    """The weight of one reading at confidence ``conf`` (see the module docstring)."""
+    e = min(max(1.0 - conf, floor), 0.5)
+    return math.log((1.0 - e) / e)
+
+
+@dataclass
+class FactEvidence:
+    """The fused readings of one fact: support per value (mean vote) and the best-supported value."""
+
+    support: dict[Any, float]
+    mode: Any
+    top: float
+    frames: int
+
+
+@dataclass
+class Evidence:
+    """Fused readings of a window of settled frames (see the module docstring)."""
+
+    facts: dict[Key, FactEvidence] = field(default_factory=dict)
+    frames: int = 0
+
+    @staticmethod
+    def fuse(frames: Iterable[Mapping[Key, Reading]], floor: float = 0.02) -> Evidence:
+        """Fuse the facts of several frames."""
+        sums: dict[Key, dict[Any, float]] = {}
+        counts: dict[Key, int] = {}
+        n = 0
+        for facts in frames:
+            n += 1
+            for key, (val, conf) in facts.items():
+                per = sums.get(key)
+                if per is None:
+                    per = sums[key] = {}
+                    counts[key] = 0
+                counts[key] += 1
+                per[val] = per.get(val, 0.0) + vote_weight(conf, floor)
+        out: dict[Key, FactEvidence] = {}
+        for key, per in sums.items():
+            k = counts[key]
+            support = {v: w / k for v, w in per.items()}
+            mode = max(support, key=lambda v: (support[v], _order(v)))
+            out[key] = FactEvidence(support, mode, support[mode], k)
+        return Evidence(out, n)
+
+    def deficit_of(self, key: Key, value: Any) -> float:
+        """How much better the best-supported value of ``key`` is supported than ``value``."""
+        fe = self.facts.get(key)
+        if fe is None:
+            return 0.0
+        return fe.top - fe.support.get(value, 0.0)
+
+    def deficit(self, view: Mapping[Key, Any]) -> float:
+        """Total deficit of a predicted table: 0 when every fact reads as predicted."""
+        total = 0.0
+        for key, fe in self.facts.items():
+            v = value_of(view, key)
+            if v != fe.mode:
+                total += fe.top - fe.support.get(v, 0.0)
+        return total
+
+    def disagreements(self, view: Mapping[Key, Any], threshold: float) -> list[tuple[Key, float]]:
+        """Facts whose deficit under ``view`` reaches ``threshold``, worst first."""
+        out = []
+        for key, fe in self.facts.items():
+            v = value_of(view, key)
+            if v != fe.mode:
+                d = fe.top - fe.support.get(v, 0.0)
+                if d >= threshold:
+                    out.append((key, d))
+        out.sort(key=lambda kd: (-kd[1], repr(kd[0])))
+        return out
+
+    def modes(self) -> dict[Key, Any]:
+        """The best-supported value of every fact read."""
+        return {k: fe.mode for k, fe in self.facts.items()}
+
+    def observed(self, key: Key) -> bool:
+        """True when some frame read ``key``."""
+        return key in self.facts
+
+
+def _order(v: Any) -> str:
+    """A deterministic tie-break between values."""
+    return repr(v)

@@ -1,0 +1,291 @@
+"""The link between a :class:`~tracker.tracker.Tracker` and the game runtime.
+
+:class:`TrackerLink` feeds each observation to the tracker together with the runtime's record, and
+carries out the tracker's actions through the runtime — ``submit`` for committed moves, ``undo`` for
+takebacks (only where the runtime's undo policy allows it) — so the journal, the page and the LED
+strip see camera moves exactly like moves entered by hand. It also applies the user's answers to
+prompts and desync fixes (``answer``), and tells subscribers about every status change.
+
+The runtime is duck-typed (``webui.runtime.GameRuntime`` fits): ``has_game``, ``snapshot()``
+(``state_id``, ``settings``, ``moves``, ``states``), ``undo_status()``, ``submit(move, state_id)``,
+``undo(state_id)``, ``correct(index, move, state_id, rest)``. Nothing here imports Flask or OpenCV.
+Thread-safe: the camera thread feeds, web threads answer.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from rules.errors import IllegalMoveError, InvalidMoveError
+from rules.moves import Move
+from vision.observation import Observation
+
+from .facts import Seating
+from .tracker import Action, GameView, Option, Status, Tracker, TrackerConfig, Update
+
+log = logging.getLogger(__name__)
+
+
+class RuntimeLike(Protocol):
+    """What the link needs of a game runtime (``webui.runtime.GameRuntime`` has it)."""
+
+    @property
+    def has_game(self) -> bool: ...
+
+    def snapshot(self) -> Any: ...
+
+    def undo_status(self) -> tuple[bool, str, str]: ...
+
+    def submit(self, move: Move, state_id: int | None = None) -> Any: ...
+
+    def undo(self, state_id: int | None = None) -> Any: ...
+
+    def correct(self, index: int, move: Move, state_id: int | None = None, rest: str = "replay") -> Any: ...
+
+
+@dataclass(frozen=True)
+class LinkEvent:
+    """Something the link did to the game: ``kind`` commit / undo / amend (by the tracker), answer /
+    fix (by the user through a prompt or a desync), dismiss; ``moves`` submitted, ``back`` undone or
+    corrected; ``time`` the observation time; ``error`` when the runtime refused."""
+
+    time: float
+    kind: str
+    moves: tuple[Move, ...] = ()
+    back: int = 0
+    state_id: int = 0
+    error: str | None = None
+
+
+class AnswerError(ValueError):
+    """A prompt answer that does not fit the open prompt (``code``: not_found, stale, refused)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+@dataclass
+class LinkStats:
+    """Counters for the page and for benchmarks."""
+
+    frames: int = 0
+    settled: int = 0
+    seconds: float = 0.0
+    slowest: float = 0.0
+    events: list[LinkEvent] = field(default_factory=list)
+
+
+class TrackerLink:
+    """Feeds observations to a tracker and carries out its actions on a runtime (module docstring)."""
+
+    def __init__(
+        self,
+        runtime: RuntimeLike,
+        layout_seats: Sequence[int] | None = None,
+        config: TrackerConfig | None = None,
+        freeze_gc: bool = True,
+        factory: Callable[[Seating, TrackerConfig], Any] | None = None,
+    ) -> None:
+        self.runtime = runtime
+        self.freeze_gc = freeze_gc
+        self.factory = factory or Tracker
+        self.layout_seats = tuple(layout_seats) if layout_seats is not None else None
+        self.config = config or TrackerConfig()
+        self.tracker: Tracker | None = None
+        self.stats = LinkStats()
+        self.last: Update | None = None
+        self._lock = threading.RLock()
+        self._subscribers: list[Callable[[Status], None]] = []
+        self._time = 0.0
+
+    # --- reading ---------------------------------------------------------------------------------
+    @property
+    def status(self) -> Status:
+        """The tracker's current status."""
+        with self._lock:
+            if self.last is None:
+                return Status("idle", "no observation yet", 0.0)
+            return self.last.status
+
+    def status_dict(self) -> dict[str, Any]:
+        """The status as JSON data, facts described with player names."""
+        with self._lock:
+            st = self.status
+            names: dict[int, str] = {}
+            if self.tracker is not None and self.runtime.has_game:
+                snap = self.runtime.snapshot()
+                names = {self.tracker.seating.layout_seats[g]: p.name for g, p in enumerate(snap.state.players)}
+            out = st.to_dict(names)
+            out["frames"] = self.stats.frames
+            out["settled_frames"] = self.stats.settled
+            return out
+
+    def subscribe(self, callback: Callable[[Status], None]) -> Callable[[], None]:
+        """Call ``callback(status)`` whenever the status changes; returns an unsubscribe function."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    # --- feeding ---------------------------------------------------------------------------------
+    def game_view(self) -> GameView | None:
+        """The runtime's record as the tracker reads it (None before the first game)."""
+        if not self.runtime.has_game:
+            return None
+        snap = self.runtime.snapshot()
+        can_undo = bool(self.runtime.undo_status()[0])
+        return GameView(
+            snap.state_id,
+            snap.states,
+            snap.moves,
+            can_undo,
+            tuple(p.name for p in snap.state.players),
+        )
+
+    def _tracker_for(self, game: GameView | None) -> Tracker:
+        if game is None:
+            if self.tracker is None:
+                self.tracker = self.factory(Seating((), ()), self.config)
+            return self.tracker
+        colours = tuple(p.colour for p in game.state.players)
+        t = self.tracker
+        if t is None or t.seating.colours != colours or len(t.seating.layout_seats) != len(colours):
+            seats = self.layout_seats if self.layout_seats and len(self.layout_seats) == len(colours) else None
+            self.tracker = self.factory(Seating.of(game.state, seats), self.config)
+        return self.tracker
+
+    def feed(self, obs: Observation) -> Update:
+        """Read one observation and carry out what the tracker decides."""
+        with self._lock:
+            self._time = obs.time
+            game = self.game_view()
+            tracker = self._tracker_for(game)
+            upd = tracker.update(obs, game)
+            self.stats.frames += 1
+            if obs.settled and obs.registered:
+                self.stats.settled += 1
+            self.stats.seconds += upd.seconds
+            self.stats.slowest = max(self.stats.slowest, upd.seconds)
+            if upd.action is not None and game is not None:
+                self._carry_out(upd.action, game, obs.time)
+            changed = self.last is None or _status_key(self.last.status) != _status_key(upd.status)
+            self.last = upd
+            subs = list(self._subscribers) if changed else []
+        for cb in subs:
+            try:
+                cb(upd.status)
+            except Exception:  # a broken subscriber must not stop the camera
+                log.exception("tracker subscriber %r failed", cb)
+        return upd
+
+    def _carry_out(self, action: Action, game: GameView, t: float) -> None:
+        rt = self.runtime
+        sid = game.state_id
+        try:
+            for _ in range(action.back):
+                rt.undo(sid)
+                sid = rt.snapshot().state_id
+            for m in action.moves:
+                rt.submit(m, sid)
+                sid = rt.snapshot().state_id
+            self.stats.events.append(LinkEvent(t, action.kind, action.moves, action.back, sid))
+            if self.freeze_gc:
+                # the game's states are immutable and live long: keep them out of the cyclic
+                # collector's full scans, which otherwise grow to pauses of 100 ms and more
+                gc.freeze()
+        except Exception as exc:  # the runtime refused (stale, illegal, storage): next frame re-reads
+            log.warning("tracker %s %s not carried out: %s", action.kind, action.moves, exc)
+            self.stats.events.append(LinkEvent(t, action.kind, action.moves, action.back, sid, str(exc)))
+
+    # --- answers ---------------------------------------------------------------------------------
+    def answer(self, item_id: int, option: int) -> LinkEvent:
+        """The user chose option ``option`` (0-based) of the open prompt or desync ``item_id``.
+        A "nothing happened" option dismisses the prompt. Raises :class:`AnswerError`."""
+        with self._lock:
+            st = self.status
+            opts: tuple[Option, ...]
+            kind: str
+            if st.prompt and st.prompt.id == item_id:
+                opts, kind, state_id = st.prompt.options, "answer", st.prompt.state_id
+            elif st.desync and st.desync.id == item_id:
+                opts, kind, state_id = st.desync.options, "fix", st.desync.state_id
+            else:
+                raise AnswerError("not_found", f"there is no open prompt or desync {item_id}")
+            if not 0 <= option < len(opts):
+                raise AnswerError("not_found", f"option {option} does not exist: choose 0 to {len(opts) - 1}")
+            game = self.game_view()
+            if game is None or game.state_id != state_id:
+                raise AnswerError("stale", "the game has changed since this question was asked")
+            chosen = opts[option]
+            if not chosen.moves and not chosen.back:
+                assert self.tracker is not None
+                self.tracker.dismiss(item_id)
+                ev = LinkEvent(self._time, "dismiss", (), 0, state_id)
+                self.stats.events.append(ev)
+                self._answered()
+                return ev
+            ev = self._apply_option(chosen, game, kind)
+            self.stats.events.append(ev)
+            if ev.error:
+                raise AnswerError("refused", ev.error)
+            self._answered()
+            return ev
+
+    def _answered(self) -> None:
+        """The question is settled: show that at once (the next frame confirms it)."""
+        if self.tracker is not None:
+            self.tracker.forget_questions()
+        if self.last is not None:
+            st = replace(self.last.status, kind="settling", message="answer entered", prompt=None, desync=None)
+            self.last = replace(self.last, status=st)
+            subs = list(self._subscribers)
+            for cb in subs:
+                try:
+                    cb(st)
+                except Exception:
+                    log.exception("tracker subscriber %r failed", cb)
+
+    def _apply_option(self, opt: Option, game: GameView, kind: str) -> LinkEvent:
+        rt = self.runtime
+        sid = game.state_id
+        moves = list(opt.moves)
+        try:
+            if opt.back:
+                if opt.back == 1 and game.can_undo:
+                    rt.undo(sid)
+                elif moves:
+                    index = len(game.moves) - opt.back
+                    rt.correct(index, moves.pop(0), sid, rest="truncate")
+                else:
+                    raise AnswerError("refused", "taking back without a replacement needs undo, which is not allowed")
+                sid = rt.snapshot().state_id
+            for m in moves:
+                rt.submit(m, sid)
+                sid = rt.snapshot().state_id
+        except (IllegalMoveError, InvalidMoveError, AnswerError) as exc:
+            return LinkEvent(self._time, kind, opt.moves, opt.back, sid, str(exc))
+        except Exception as exc:  # runtime refusals (stale, storage)
+            return LinkEvent(self._time, kind, opt.moves, opt.back, sid, str(exc))
+        return LinkEvent(self._time, kind, opt.moves, opt.back, sid)
+
+
+def _status_key(st: Status) -> tuple[Any, ...]:
+    return (
+        st.kind,
+        st.message,
+        st.hand,
+        st.prompt.id if st.prompt else None,
+        st.desync.id if st.desync else None,
+        st.hidden,
+    )

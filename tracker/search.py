@@ -1,0 +1,326 @@
+"""The search for the sequence of legal moves that best explains the table.
+
+Starting from a rules state, :func:`search` grows short chains of moves — a whole turn is often
+several engine moves (``3:exp``, ``draw …``, ``place …``; ``4:ach …``, ``reveal …``, ``event …``;
+event answers by other players), and two turns can happen between two settled frames — taking at
+each step only the moves :func:`tracker.propose.propose` reads off the table, each applied with
+:func:`rules.engine.apply` (illegal ones are dropped). Every state reached is scored against the
+evidence (:meth:`tracker.evidence.Evidence.deficit`) plus a small cost per move, so that of two
+chains that explain the table equally the shorter wins. A beam keeps the best few chains per depth;
+chains that already explain the table are not extended; the search stops one depth after the first
+explanation (to see rivals of the same or one more move) or when its node budget is spent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.engine import apply
+from rules.errors import IllegalMoveError
+from rules.moves import Move
+from rules.state import State
+
+from .evidence import Evidence
+from .facts import Key, Seating, View, board_view, default, player_view, row_view, shells_view
+from .propose import TableRead, propose
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Bounds and costs of the search."""
+
+    max_depth: int = 8
+    beam: int = 8
+    max_nodes: int = 600
+    step_cost: float = 0.25
+    disagree: float = 2.0
+    prune: bool = True
+    max_turns: int = 3  # tile choices in one chain (a move read late, then two quick turns)
+
+
+class Part:
+    """A cached piece of a table view (one player's land and markers, the row, the board…) with the
+    facts in which it differs from the best readings of the last evidence scored."""
+
+    __slots__ = ("_ev", "_mismatch", "owner", "sig", "view")
+
+    def __init__(self, owner: Hashable, view: View, sig: Hashable) -> None:
+        self.owner = owner
+        self.view = view
+        self.sig = sig
+        self._ev: Evidence | None = None
+        self._mismatch: list[tuple[Key, Any]] = []
+
+    def mismatch(self, ev: Evidence, facts: list[tuple[Key, Any]]) -> list[tuple[Key, Any]]:
+        """Facts (of this part's owner) whose best reading differs from this part's value."""
+        if self._ev is not ev:
+            out = []
+            view = self.view
+            for key, mode in facts:
+                v = view[key] if key in view else default(key)
+                if v != mode:
+                    out.append((key, v))
+            self._ev = ev
+            self._mismatch = out
+        return self._mismatch
+
+
+class ViewCache:
+    """Table views of states built from cached parts: a move changes one or two parts (a player's
+    land, the row), the rest are shared with the state before, so views and scores are cheap."""
+
+    def __init__(self, seating: Seating, size: int = 2000) -> None:
+        self.seating = seating
+        self.size = size
+        self._parts: dict[Hashable, tuple[tuple[object, ...], Part]] = {}
+        self._states: dict[int, tuple[State, tuple[Part, ...]]] = {}
+        self._owner_facts: tuple[Evidence, dict[Hashable, list[tuple[Key, Any]]]] | None = None
+
+    def _part(self, key: Hashable, objs: tuple[object, ...], owner: Hashable, make: Any, sig: Any) -> Part:
+        hit = self._parts.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit[0], objs, strict=True)):  # type: ignore[call-overload]
+            return hit[1]
+        part = Part(owner, make(), sig())
+        self._parts[key] = (objs, part)
+        return part
+
+    def parts(self, state: State) -> tuple[Part, ...]:
+        """The parts of ``state``'s view."""
+        hit = self._states.get(id(state))
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        if len(self._states) >= self.size:
+            self._states.clear()
+            self._parts.clear()
+        seats = self.seating.layout_seats
+        out = [
+            self._part(
+                ("p", g, id(p)),
+                (p,),
+                ("player", g),
+                lambda p=p, g=g: player_view(p, seats[g]),
+                lambda p=p: (frozenset(p.land.items()), p.tracks),
+            )
+            for g, p in enumerate(state.players)
+        ]
+        shells = shells_view(state, self.seating)
+        out.append(Part(("shells",), shells, tuple(shells.values())))
+        out.append(self._part(("r", id(state.row)), (state.row,), ("row",), lambda: row_view(state), lambda: state.row))
+        out.append(
+            self._part(
+                ("b", id(state.board), id(state.arrows)),
+                (state.board, state.arrows),
+                ("board",),
+                lambda: board_view(state),
+                lambda: (state.board, state.arrows),
+            )
+        )
+        parts = tuple(out)
+        self._states[id(state)] = (state, parts)
+        return parts
+
+    def view(self, state: State) -> View:
+        """The table view of ``state`` (a fresh dict)."""
+        view: View = {}
+        for part in self.parts(state):
+            view.update(part.view)
+        return view
+
+    def owner_facts(self, ev: Evidence) -> dict[Hashable, list[tuple[Key, Any]]]:
+        """The evidence's best readings grouped by the part that predicts them."""
+        if self._owner_facts is not None and self._owner_facts[0] is ev:
+            return self._owner_facts[1]
+        by_colour = {c: g for g, c in enumerate(self.seating.colours)}
+        out: dict[Hashable, list[tuple[Key, Any]]] = {}
+        for key, fe in ev.facts.items():
+            kind = key[0]
+            if kind in ("land", "members"):
+                g = self.seating.game_seat(key[1])
+                owner: Hashable = ("player", g) if g is not None else ("none",)
+            elif kind == "track":
+                g = by_colour.get(key[1])
+                owner = ("player", g) if g is not None else ("none",)
+            elif kind == "shells":
+                owner = ("shells",)
+            elif kind in ("slot", "slotshells"):
+                owner = ("row",)
+            else:
+                owner = ("board",)
+            out.setdefault(owner, []).append((key, fe.mode))
+        self._owner_facts = (ev, out)
+        return out
+
+    def mismatch(self, state: State, ev: Evidence) -> list[tuple[Key, Any]]:
+        """Facts whose best reading differs from what ``state`` predicts, with the predicted value."""
+        facts = self.owner_facts(ev)
+        out: list[tuple[Key, Any]] = []
+        for part in self.parts(state):
+            f = facts.get(part.owner)
+            if f:
+                out.extend(part.mismatch(ev, f))
+        for key, mode in facts.get(("none",), ()):
+            if default(key) != mode:
+                out.append((key, default(key)))
+        return out
+
+    def signature(self, state: State) -> tuple[Hashable, ...]:
+        """A hashable summary of ``state``'s view."""
+        return tuple(p.sig for p in self.parts(state))
+
+
+@dataclass
+class Node:
+    """A chain of moves from the search's start and the state it reaches, scored."""
+
+    state: State
+    moves: tuple[Move, ...]
+    views: ViewCache
+    deficit: float = 0.0
+    disagreements: list[tuple[Key, float]] = field(default_factory=list)
+    back: int = 0  # moves taken back from the current state before this chain (takebacks)
+    mismatch: list[tuple[Key, Any]] = field(default_factory=list)
+
+    @property
+    def view(self) -> View:
+        """The table this node predicts."""
+        return self.views.view(self.state)
+
+    ok: bool = False  # explains the table (see :attr:`explains`)
+
+    @property
+    def explains(self) -> bool:
+        """True when the node explains the table: no fact clearly disagrees with its table (or, see
+        :func:`relax`, only facts that no node explains)."""
+        return self.ok
+
+    def cost(self, step_cost: float, back_cost: float = 1.0) -> float:
+        """Deficit plus the cost of its moves and takebacks."""
+        return self.deficit + step_cost * len(self.moves) + back_cost * self.back
+
+    def rescore(self, evidence: Evidence, disagree: float) -> None:
+        """Score against the evidence (and remember the facts whose best reading differs from this
+        node's table, for :meth:`rescore_same_modes`)."""
+        self.mismatch = self.views.mismatch(self.state, evidence)
+        self.rescore_same_modes(evidence, disagree)
+
+    def rescore_same_modes(self, evidence: Evidence, disagree: float) -> None:
+        """Score again against evidence with the same best readings (only supports changed)."""
+        total = 0.0
+        dis = []
+        facts = evidence.facts
+        for key, v in self.mismatch:
+            fe = facts[key]
+            d = fe.top - fe.support.get(v, 0.0)
+            total += d
+            if d >= disagree:
+                dis.append((key, d))
+        dis.sort(key=lambda kd: (-kd[1], repr(kd[0])))
+        self.deficit = total
+        self.disagreements = dis
+        self.ok = not dis
+
+
+def relax(nodes: list[Node]) -> None:
+    """When no node explains the table strictly, accept nodes whose only disagreements are facts that
+    no sound node explains (a knocked piece or a misreading beside the move, reported after the
+    commit), provided they explain more than ``nodes[0]`` (the start) does. A node is sound when it
+    adds no disagreement the start does not have."""
+    if not nodes or any(n.ok for n in nodes):
+        return
+    root_keys = {k for k, _ in nodes[0].disagreements}
+    sound = [n for n in nodes if all(k in root_keys for k, _ in n.disagreements)]
+    stuck = set(root_keys)
+    for n in sound:
+        stuck &= {k for k, _ in n.mismatch}
+    if not stuck:
+        return
+    limit = len(nodes[0].disagreements)
+    for n in sound[1:] if sound and sound[0] is nodes[0] else sound:
+        if (
+            (n.moves or n.back)
+            and len(n.disagreements) < limit
+            and len(n.disagreements) <= RESIDUAL_MAX
+            and all(k in stuck and k[0] in RESIDUAL_KINDS for k, _ in n.disagreements)
+        ):
+            n.ok = True
+
+
+RESIDUAL_MAX = 2
+"""Most facts a move may leave unexplained (a knocked piece touches two hexes)."""
+
+RESIDUAL_KINDS = ("land", "members", "shells", "track")
+"""Kinds of fact that may be left unexplained: pieces that can be knocked or misread beside a move;
+the row and the board are what moves are read from, never left over."""
+
+
+def state_key(state: State, views: ViewCache) -> Hashable:
+    """What tells two reached states apart (the view plus what a camera cannot see)."""
+    return (
+        views.signature(state),
+        state.pending,
+        state.turn,
+        state.bag,
+        state.stacks,
+        tuple(p.vp for p in state.players),
+        tuple(p.supply for p in state.players),
+        state.done_events,
+        state.end_triggered,
+    )
+
+
+def search(
+    start: State,
+    evidence: Evidence,
+    seating: Seating,
+    config: SearchConfig | None = None,
+    views: ViewCache | None = None,
+    back: int = 0,
+) -> list[Node]:
+    """Every node reached (the start itself first), scored; see the module docstring."""
+    cfg = config or SearchConfig()
+    views = views or ViewCache(seating)
+    read = TableRead(evidence, seating)
+
+    def make(state: State, moves: tuple[Move, ...]) -> Node:
+        node = Node(state, moves, views, back=back)
+        node.rescore(evidence, cfg.disagree)
+        return node
+
+    root = make(start, ())
+    nodes = [root]
+    seen: set[Any] = {state_key(start, views)}
+    frontier = [root]
+    found_at: int | None = 0 if root.explains else None
+    for depth in range(1, cfg.max_depth + 1):
+        if found_at is not None and depth > found_at + 1:
+            break
+        children: list[Node] = []
+        for node in frontier:
+            if node.explains or node.state.is_over:
+                continue
+            turns = sum(1 for m in node.moves if m.takes_slot)
+            for move in propose(node.state, read, cfg.prune):
+                if move.takes_slot and turns >= cfg.max_turns:
+                    continue
+                if len(nodes) + len(children) >= cfg.max_nodes:
+                    break
+                try:
+                    nxt = apply(node.state, move)
+                except IllegalMoveError:
+                    continue
+                child = make(nxt, (*node.moves, move))
+                key = state_key(nxt, views)
+                if key in seen:
+                    continue
+                seen.add(key)
+                children.append(child)
+        if not children:
+            break
+        children.sort(key=lambda n: (n.cost(cfg.step_cost), [str(m) for m in n.moves]))
+        nodes.extend(children)
+        frontier = children[: cfg.beam]
+        if found_at is None and any(c.explains for c in children):
+            found_at = depth
+    return nodes

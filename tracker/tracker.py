@@ -1,0 +1,722 @@
+"""The tracker: from settled observations and the game record to committed moves, prompts and desyncs.
+
+:class:`Tracker` is fed every observation the camera makes (``update``) together with the game
+record as it stands (:class:`GameView`: the states, the moves, whether the last move may be undone
+under the runtime's policy). It answers with an :class:`Update`: its :class:`Status` (what it is
+doing, for the page) and at most one :class:`Action` for the caller to carry out on the game (commit
+moves, undo, or undo and commit). It never changes the game itself, so the same tracker drives a web
+runtime, a replay or a test.
+
+How it decides:
+
+1. Frames with a hand or motion (``settled`` false) are not read; they end the current window.
+2. The facts of the settled frames since (at most ``window_s`` seconds) are fused
+   (:mod:`tracker.evidence`): one odd frame is outvoted, absent facts (hidden regions) are unknown,
+   not empty.
+3. If the fused table reads exactly as the record predicts, all is well (*watching*). Otherwise the
+   search (:mod:`tracker.search`) looks for chains of legal moves from the current state that explain
+   the table; if none does, it also tries the states before the last few moves (a takeback, or a
+   move read too early and since completed).
+4. One explanation clearly better than every other (by ``margin``), unchanged for ``stable_s``
+   seconds over at least ``min_frames`` settled frames (``extendable_s`` for a move that could still
+   grow, such as a Movement with steps left), is committed. Rival explanations that differ only in
+   facts nobody can see now wait for the view (*waiting*), then become a prompt; rivals that differ
+   in what is seen become a **prompt** with the few best candidates.
+5. A table that no legal chain explains is *changing* while it may be a move in progress; after
+   ``desync_after`` seconds of settled, unexplained table it is a **desync** naming the facts (hexes,
+   slots…) that disagree with the closest legal explanation, with that explanation offered as a fix.
+   The desync clears as soon as the table is explained again (put back, or completed) or the record
+   is corrected.
+6. A table that shows an earlier position is a takeback: undone when the runtime allows undoing the
+   last move, otherwise a desync that offers the correction.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.checks import intensity, movement_cost
+from rules.engine import apply
+from rules.moves import Explore, Move, Movement, Offspring, Restore
+from rules.pending import RestorePending
+from rules.state import State
+from vision.observation import Observation
+
+from .evidence import Evidence
+from .facts import Key, Seating, describe_key, describe_value, key_to_json, observation_facts, value_of
+from .search import Node, SearchConfig, ViewCache, relax, search
+
+STATUS_KINDS: tuple[str, ...] = (
+    "idle",
+    "no_table",
+    "hand",
+    "settling",
+    "watching",
+    "changing",
+    "waiting",
+    "prompt",
+    "desync",
+)
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """Timings (seconds of observation time) and thresholds of the tracker."""
+
+    min_frames: int = 3
+    stable_s: float = 0.15
+    extendable_s: float = 1.3
+    window_s: float = 1.5
+    window_frames: int = 15
+    margin: float = 3.0
+    disagree: float = 2.0
+    desync_after: float = 2.5
+    prompt_after: float = 0.8
+    hidden_prompt_after: float = 6.0
+    takeback_depth: int = 3
+    back_cost: float = 1.0
+    floor: float = 0.02
+    max_options: int = 4
+    search: SearchConfig = field(default_factory=SearchConfig)
+
+    def __post_init__(self) -> None:
+        if self.search.disagree != self.disagree:
+            object.__setattr__(self, "search", replace(self.search, disagree=self.disagree))
+
+
+@dataclass(frozen=True)
+class GameView:
+    """The game record as the tracker needs it: ``states[-1]`` is the current state, ``states[-1-j]``
+    the state before the last ``j`` moves (``moves[-j]``…); ``can_undo``: the last move may be
+    undone now (the runtime's policy); ``state_id`` changes with every change of the record."""
+
+    state_id: int
+    states: Sequence[State]
+    moves: Sequence[Move]
+    can_undo: bool = False
+    names: tuple[str, ...] = ()
+
+    @property
+    def state(self) -> State:
+        """The current state."""
+        return self.states[-1]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A candidate explanation: take back ``back`` moves, then play ``moves``."""
+
+    moves: tuple[Move, ...]
+    back: int = 0
+    deficit: float = 0.0
+
+    @property
+    def label(self) -> str:
+        """The moves in notation (with the takeback, if any)."""
+        if not self.moves and not self.back:
+            return "nothing happened"
+        text = " · ".join(str(m) for m in self.moves) or "(no move)"
+        if self.back:
+            return f"take back {self.back} move{'s' if self.back > 1 else ''}, then {text}"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data."""
+        return {
+            "moves": [str(m) for m in self.moves],
+            "back": self.back,
+            "label": self.label,
+            "deficit": round(self.deficit, 2),
+        }
+
+
+@dataclass(frozen=True)
+class FactDiff:
+    """A fact where the table and a prediction disagree."""
+
+    key: Key
+    expected: Any
+    seen: Any
+    strength: float
+
+    def to_dict(self, names: Mapping[int, str] | None = None) -> dict[str, Any]:
+        """JSON data with words for people."""
+        return {
+            "key": key_to_json(self.key),
+            "where": describe_key(self.key, names),
+            "expected": describe_value(self.key, self.expected),
+            "seen": describe_value(self.key, self.seen),
+            "strength": round(self.strength, 2),
+        }
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Rival explanations for the user to choose from (one tap submits the option)."""
+
+    id: int
+    state_id: int
+    options: tuple[Option, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Desync:
+    """The table and the record disagree and no legal chain explains it. ``facts``: where, compared
+    with the closest legal explanation ``closest``; ``options``: fixes the user may tap."""
+
+    id: int
+    state_id: int
+    facts: tuple[FactDiff, ...]
+    closest: Option
+    options: tuple[Option, ...]
+    message: str
+    since: float
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the tracker is doing (for the page and logs)."""
+
+    kind: str
+    message: str
+    time: float
+    hand: bool = False
+    prompt: Prompt | None = None
+    desync: Desync | None = None
+    hidden: tuple[str, ...] = ()
+
+    def to_dict(self, names: Mapping[int, str] | None = None) -> dict[str, Any]:
+        """JSON data (``names``: player names by layout seat, for describing facts)."""
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "message": self.message,
+            "time": round(self.time, 3),
+            "hand": self.hand,
+            "hidden": list(self.hidden),
+            "prompt": None,
+            "desync": None,
+        }
+        if self.prompt:
+            out["prompt"] = {
+                "id": self.prompt.id,
+                "state_id": self.prompt.state_id,
+                "reason": self.prompt.reason,
+                "options": [o.to_dict() for o in self.prompt.options],
+            }
+        if self.desync:
+            d = self.desync
+            out["desync"] = {
+                "id": d.id,
+                "state_id": d.state_id,
+                "message": d.message,
+                "facts": [f.to_dict(names) for f in d.facts],
+                "closest": d.closest.to_dict(),
+                "options": [o.to_dict() for o in d.options],
+                "since": round(d.since, 3),
+            }
+        return out
+
+
+@dataclass(frozen=True)
+class Action:
+    """What the caller should do to the game: undo ``back`` moves (one at a time, each only if the
+    runtime allows it), then submit ``moves``. ``kind``: commit, undo or amend."""
+
+    kind: str
+    moves: tuple[Move, ...] = ()
+    back: int = 0
+
+
+@dataclass(frozen=True)
+class Update:
+    """The tracker's answer to one observation."""
+
+    status: Status
+    action: Action | None = None
+    seconds: float = 0.0  # processing time
+
+
+@dataclass
+class _Analysis:
+    state_id: int
+    nodes: list[Node]
+    back_nodes: list[Node]
+    searched_back: bool
+
+
+class Tracker:
+    """See the module docstring. One instance per camera; not thread-safe (feed it from one thread)."""
+
+    def __init__(self, seating: Seating, config: TrackerConfig | None = None) -> None:
+        self.seating = seating
+        self.config = config or TrackerConfig()
+        self.views = ViewCache(seating)
+        self._window: list[tuple[float, dict[Key, Any]]] = []
+        self._window_hidden: list[tuple[str, ...]] = []
+        self._analysis: _Analysis | None = None
+        self._analysis_key: Any = None
+        self._candidate: tuple[Any, float] | None = None  # (decision key, first seen)
+        self._unexplained_since: float | None = None
+        self._unexplained_settled = 0.0
+        self._last_settled_time: float | None = None
+        self._ambiguous_since: tuple[Any, float] | None = None
+        self._prompt: Prompt | None = None
+        self._desync: Desync | None = None
+        self._ids = 0
+        self._dismissed: set[Any] = set()
+        self.status = Status("idle", "no game yet", 0.0)
+
+    # --- public ----------------------------------------------------------------------------------
+    def update(self, obs: Observation, game: GameView | None) -> Update:
+        """Read one observation against the record; see the module docstring."""
+        t0 = _time.perf_counter()
+        update = self._update(obs, game)
+        self.status = update.status
+        return Update(update.status, update.action, _time.perf_counter() - t0)
+
+    def reset(self) -> None:
+        """Forget the window, prompts and desyncs (e.g. after a new game)."""
+        self._window.clear()
+        self._window_hidden.clear()
+        self._analysis = None
+        self._analysis_key = None
+        self._candidate = None
+        self._unexplained_since = None
+        self._unexplained_settled = 0.0
+        self._ambiguous_since = None
+        self._prompt = None
+        self._desync = None
+
+    def dismiss(self, prompt_id: int) -> bool:
+        """The user says none of the prompt's options happened: do not ask again until the record
+        or the candidates change. Returns False if no such prompt is open."""
+        p = self._prompt
+        if p is None or p.id != prompt_id:
+            return False
+        self._dismissed.add((p.state_id, tuple((o.back, o.moves) for o in p.options)))
+        self._prompt = None
+        return True
+
+    def forget_questions(self) -> None:
+        """Close the open prompt and desync (the user answered; the next frame re-reads the table)."""
+        self._prompt = None
+        self._desync = None
+        self._unexplained_since = None
+        self._unexplained_settled = 0.0
+        self._ambiguous_since = None
+
+    def evidence(self) -> Evidence:
+        """The fused evidence of the current window."""
+        return Evidence.fuse((f for _, f in self._window), self.config.floor)
+
+    # --- internals -------------------------------------------------------------------------------
+    def _status(self, kind: str, message: str, t: float, hand: bool = False, hidden: tuple[str, ...] = ()) -> Status:
+        return Status(kind, message, t, hand, self._prompt, self._desync, hidden)
+
+    def _update(self, obs: Observation, game: GameView | None) -> Update:
+        cfg = self.config
+        t = obs.time
+        if game is None:
+            self.reset()
+            return Update(Status("idle", "no game yet: start one on the page", t))
+        self._drop_stale(game)
+        if not obs.registered:
+            self._end_window()
+            return Update(self._status("no_table", "the table is not in view (markers not found)", t))
+        if not obs.settled:
+            self._end_window()
+            msg = "hand in view" if obs.hand_in_view else "something is moving"
+            return Update(self._status(self._kind_during_hand(), msg, t, hand=obs.hand_in_view))
+        facts = observation_facts(obs, self.seating.colours)
+        if self._last_settled_time is not None and self._unexplained_since is not None:
+            self._unexplained_settled += max(0.0, t - self._last_settled_time)
+        self._last_settled_time = t
+        self._window.append((t, facts))
+        self._window_hidden.append(tuple(obs.hidden))
+        while len(self._window) > cfg.window_frames or (self._window and t - self._window[0][0] > cfg.window_s):
+            self._window.pop(0)
+            self._window_hidden.pop(0)
+        ev = self.evidence()
+        return self._decide(ev, game, t, tuple(obs.hidden))
+
+    def _kind_during_hand(self) -> str:
+        if self._prompt:
+            return "prompt"
+        if self._desync:
+            return "desync"
+        return "hand"
+
+    def _hidden(self) -> frozenset[str]:
+        """Regions one of the last few frames could not see (in full)."""
+        return frozenset(r for h in self._window_hidden[-self.config.min_frames :] for r in h)
+
+    def _end_window(self) -> None:
+        self._window.clear()
+        self._window_hidden.clear()
+        self._candidate = None
+        self._last_settled_time = None
+        self._ambiguous_since = None
+
+    def _drop_stale(self, game: GameView) -> None:
+        if self._prompt and self._prompt.state_id != game.state_id:
+            self._prompt = None
+        if self._desync and self._desync.state_id != game.state_id:
+            self._desync = None
+            self._unexplained_since = None
+            self._unexplained_settled = 0.0
+
+    def _next_id(self) -> int:
+        self._ids += 1
+        return self._ids
+
+    def _analyse(self, ev: Evidence, game: GameView, need_back: bool) -> _Analysis:
+        modes_key = (game.state_id, frozenset(ev.modes().items()))
+        a = self._analysis
+        if a is not None and self._analysis_key == modes_key:
+            for n in a.nodes:
+                n.rescore_same_modes(ev, self.config.disagree)
+            for n in a.back_nodes:
+                n.rescore_same_modes(ev, self.config.disagree)
+            relax(a.nodes)
+        else:
+            cfg = self.config.search
+            nodes = search(game.state, ev, self.seating, cfg, self.views)
+            if not any(n.explains for n in nodes) and cfg.prune:
+                # the row may be misread: try every slot, on a smaller budget
+                wide = replace(cfg, prune=False, max_nodes=cfg.max_nodes // 2)
+                have = {n.moves for n in nodes}
+                nodes += [n for n in search(game.state, ev, self.seating, wide, self.views)[1:] if n.moves not in have]
+            relax(nodes)
+            a = _Analysis(game.state_id, nodes, [], False)
+            self._analysis = a
+            self._analysis_key = modes_key
+        if need_back and not a.searched_back:
+            a.searched_back = True
+            depth = min(self.config.takeback_depth, len(game.moves))
+            cfg = replace(self.config.search, max_depth=3, max_nodes=self.config.search.max_nodes // 4)
+            seen: set[tuple[int, tuple[Move, ...]]] = set()
+            for j in range(1, depth + 1):
+                before = game.states[-1 - j]
+                for n in search(before, ev, self.seating, cfg, self.views, back=j):
+                    # "take back 2, then replay the first of them" is "take back 1"
+                    while n.back and n.moves and n.moves[0] == game.moves[len(game.moves) - n.back]:
+                        n.back -= 1
+                        n.moves = n.moves[1:]
+                    key = (n.back, n.moves)
+                    if key not in seen and (n.back or n.moves):
+                        seen.add(key)
+                        a.back_nodes.append(n)
+        return a
+
+    def _decide(self, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]) -> Update:
+        cfg = self.config
+        view0 = self.views.view(game.state)
+        if all(value_of(view0, k) == fe.mode for k, fe in ev.facts.items()):
+            return self._explained_root(t, hidden)
+        a = self._analyse(ev, game, need_back=False)
+        explained = [n for n in a.nodes if n.explains]
+        if not explained:
+            a = self._analyse(ev, game, need_back=True)
+            explained = [n for n in a.back_nodes if n.explains]
+        if not explained:
+            return self._unexplained(a, ev, game, t, hidden)
+        self._unexplained_since = None
+        self._unexplained_settled = 0.0
+        self._desync = None
+        sc, bc = cfg.search.step_cost, cfg.back_cost
+        explained.sort(key=lambda n: (n.cost(sc, bc), n.back, len(n.moves), [str(m) for m in n.moves]))
+        best = explained[0]
+        if not best.moves and not best.back:
+            return self._explained_root(t, hidden)
+        if best.back and not game.can_undo and len(self._window) >= cfg.min_frames:
+            # the table shows another past than the record and the runtime may not undo: say so now,
+            # offering the fixes that explain the table
+            fixes = [n for n in explained if n.back and n.moves][: cfg.max_options]
+            return self._takeback_refused(best, ev, game, t, hidden, fixes)
+        rivals = [
+            n
+            for n in explained[1:]
+            if n.cost(sc, bc) - best.cost(sc, bc) < cfg.margin and not _extends(n, best) and not _extends(best, n)
+        ]
+        if rivals:
+            return self._ambiguous(best, rivals, ev, game, t, hidden)
+        split = _split_unclear(best, game.states[-1 - best.back])
+        if split == 0 or (split > 0 and best.back):
+            why = "several moves of one player happened too quickly to tell apart: is this right?"
+            # more frames of the same table cannot settle this: ask at once
+            return self._ambiguous(best, [], ev, game, t, hidden, force=True, reason=why)
+        if split > 0:
+            best = _prefix(best, split)  # moves by others followed: these are complete
+        self._ambiguous_since = None
+        decision = (best.back, tuple(best.moves))
+        if self._candidate is None or self._candidate[0] != decision:
+            self._candidate = (decision, t)
+        first_seen = self._candidate[1]
+        option = Option(tuple(best.moves), best.back, best.deficit)
+        hidden_land = _unverified_land(best, game.states[-1 - best.back], ev, self.seating, self._hidden())
+        if hidden_land:
+            names = _names(game, self.seating)
+            who = ", ".join(f"{names.get(ls, ls)}'s land" for ls in hidden_land)
+            if self._prompt and [(o.back, o.moves) for o in self._prompt.options] == [decision]:
+                return Update(self._status("prompt", self._prompt.reason, t, hidden=hidden))
+            if t - first_seen < cfg.hidden_prompt_after:
+                return Update(
+                    self._status("waiting", f"waiting for a view of {who}: {option.label}?", t, hidden=hidden)
+                )
+            return self._ambiguous(best, [], ev, game, t, hidden, force=True)
+        if len(self._window) < cfg.min_frames or t - first_seen < cfg.stable_s:
+            return Update(self._status("settling", f"seen: {option.label}", t, hidden=hidden))
+        if split < 0 and t - first_seen < cfg.extendable_s and _extendable(best, game.states[-1 - best.back]):
+            if best.back == 0 and len(best.moves) > 1:
+                # the moves before the last are finished (someone moved on): commit them now, and
+                # keep waiting for the last one, which may still grow
+                self._candidate = ((0, (best.moves[-1],)), first_seen)
+                self._prompt = None
+                done = Option(tuple(best.moves[:-1]))
+                return Update(
+                    self._status("settling", f"committed: {done.label}", t, hidden=hidden),
+                    Action("commit", tuple(best.moves[:-1])),
+                )
+            return Update(self._status("settling", f"seen: {option.label} (the move may go on)", t, hidden=hidden))
+        # commit
+        self._candidate = None
+        self._prompt = None
+        if best.back:
+            if not game.can_undo:
+                return self._takeback_refused(best, ev, game, t, hidden)
+            kind = "amend" if best.moves else "undo"
+            # undo one move at a time: the next observation re-checks the rest
+            if best.back > 1:
+                return Update(self._status("settling", f"taking back: {option.label}", t), Action("undo", (), 1))
+            return Update(self._status("watching", f"{kind}: {option.label}", t), Action(kind, tuple(best.moves), 1))
+        return Update(self._status("watching", f"committed: {option.label}", t), Action("commit", tuple(best.moves)))
+
+    def _explained_root(self, t: float, hidden: tuple[str, ...]) -> Update:
+        self._unexplained_since = None
+        self._unexplained_settled = 0.0
+        self._desync = None
+        self._candidate = None
+        self._ambiguous_since = None
+        self._prompt = None
+        if len(self._window) < self.config.min_frames:
+            return Update(self._status("settling", "the table matches the game", t, hidden=hidden))
+        lands = [r for r in hidden if r.startswith("land:")]
+        if lands:
+            # nothing disagrees where the camera can see, but a move may be going on where it cannot
+            who = ", ".join(r for r in lands)
+            msg = f"the table matches the game where the camera can see it; hidden: {who}"
+            return Update(self._status("waiting", msg, t, hidden=hidden))
+        return Update(self._status("watching", "the table matches the game", t, hidden=hidden))
+
+    def _ambiguous(
+        self,
+        best: Node,
+        rivals: list[Node],
+        ev: Evidence,
+        game: GameView,
+        t: float,
+        hidden: tuple[str, ...],
+        force: bool = False,
+        reason: str | None = None,
+    ) -> Update:
+        cfg = self.config
+        self._candidate = None
+        group = [best, *rivals][: cfg.max_options]
+        options = tuple(Option(tuple(n.moves), n.back, n.deficit) for n in group)
+        key = tuple((o.back, o.moves) for o in options)
+        if self._ambiguous_since is None or self._ambiguous_since[0] != key:
+            self._ambiguous_since = (key, t)
+        since = self._ambiguous_since[1]
+        unseen = _unseen_differences(group, ev)
+        if self._prompt and tuple((o.back, o.moves) for o in self._prompt.options) == key:
+            return Update(self._status("prompt", self._prompt.reason, t, hidden=hidden))
+        if (game.state_id, key) in self._dismissed:
+            return Update(self._status("watching", "a prompt was dismissed: waiting for the table to change", t))
+        if unseen and t - since < cfg.hidden_prompt_after and not force:
+            where = sorted({describe_key(k, _names(game, self.seating)) for k in unseen})[:3]
+            return Update(self._status("waiting", f"waiting for a view of {', '.join(where)}", t, hidden=hidden))
+        if (t - since < cfg.prompt_after or len(self._window) < cfg.min_frames) and not force:
+            return Update(self._status("settling", f"{len(options)} moves fit the table", t, hidden=hidden))
+        reason = reason or (
+            "part of the table stays hidden: which move was it?"
+            if unseen or force
+            else "the camera cannot tell these moves apart: which one was it?"
+        )
+        self._prompt = Prompt(self._next_id(), game.state_id, options, reason)
+        return Update(self._status("prompt", reason, t, hidden=hidden))
+
+    def _unexplained(self, a: _Analysis, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]) -> Update:
+        cfg = self.config
+        self._candidate = None
+        self._ambiguous_since = None
+        if self._unexplained_since is None:
+            self._unexplained_since = t
+            self._unexplained_settled = 0.0
+        sc, bc = cfg.search.step_cost, cfg.back_cost
+        everything = sorted(
+            a.nodes + a.back_nodes,
+            key=lambda n: (n.cost(sc, bc), n.back, len(n.moves), [str(m) for m in n.moves]),
+        )
+        closest = everything[0]
+        lands = sorted(r for r in self._hidden() if r.startswith("land:"))
+        if lands and self._desync is None:
+            names = _names(game, self.seating)
+            who = ", ".join(f"{names.get(int(r[5:]), r)}'s land" for r in lands if r[5:].isdigit())
+            msg = f"the table changed where the camera cannot see all of it ({who}): enter the move on the page"
+            return Update(self._status("waiting", msg, t, hidden=hidden))
+        if self._desync is None and self._unexplained_settled < cfg.desync_after:
+            msg = "the table is changing: waiting for a complete move"
+            return Update(self._status("changing", msg, t, hidden=hidden))
+        facts = tuple(FactDiff(k, value_of(closest.view, k), ev.facts[k].mode, d) for k, d in closest.disagreements[:8])
+        fixes = tuple(
+            Option(tuple(n.moves), n.back, n.deficit) for n in everything[: cfg.max_options] if n.moves or n.back
+        )
+        names = _names(game, self.seating)
+        where = "; ".join(f"{describe_key(f.key, names)}: {describe_value(f.key, f.seen)}" for f in facts[:3])
+        msg = f"the table and the game disagree: {where}"
+        if closest.moves or closest.back:
+            msg += f" (closest legal move: {Option(tuple(closest.moves), closest.back).label})"
+        prev = self._desync
+        keep_id = prev.id if prev and prev.facts == facts and prev.options == fixes else self._next_id()
+        since = prev.since if prev else t
+        near = Option(tuple(closest.moves), closest.back)
+        self._desync = Desync(keep_id, game.state_id, facts, near, fixes, msg, since)
+        return Update(self._status("desync", msg, t, hidden=hidden))
+
+    def _takeback_refused(
+        self,
+        best: Node,
+        ev: Evidence,
+        game: GameView,
+        t: float,
+        hidden: tuple[str, ...],
+        fixes: list[Node] | None = None,
+    ) -> Update:
+        last = game.moves[-best.back] if best.back <= len(game.moves) else None
+        option = Option(tuple(best.moves), best.back, best.deficit)
+        view0 = self.views.view(game.state)
+        facts = tuple(
+            FactDiff(k, v, ev.facts[k].mode, d)
+            for k, d in ev.disagreements(view0, self.config.disagree)[:8]
+            for v in [value_of(view0, k)]
+        )
+        if best.moves:
+            msg = f"the table shows a different move than the record ({option.label}): undo is not allowed now"
+        else:
+            msg = (
+                f"the table shows the position before {last}: undo is not allowed now "
+                "(put the table back, or correct the record)"
+            )
+        options = tuple(Option(tuple(n.moves), n.back, n.deficit) for n in (fixes or ([best] if best.moves else [])))
+        prev = self._desync
+        did = prev.id if prev and prev.closest == option and prev.options == options else self._next_id()
+        self._desync = Desync(did, game.state_id, facts, option, options, msg, prev.since if prev else t)
+        return Update(self._status("desync", msg, t, hidden=hidden))
+
+
+def _names(game: GameView, seating: Seating) -> dict[int, str]:
+    names = game.names or tuple(p.name for p in game.state.players)
+    return {seating.layout_seats[g]: n for g, n in enumerate(names)}
+
+
+def _extends(longer: Node, shorter: Node) -> bool:
+    """True when ``longer`` is ``shorter`` plus moves that change nothing a camera sees."""
+    return (
+        longer.back == shorter.back
+        and len(longer.moves) > len(shorter.moves)
+        and longer.moves[: len(shorter.moves)] == shorter.moves
+        and longer.view == shorter.view
+    )
+
+
+def _extendable(node: Node, start: State) -> bool:
+    """True when the node's last move could still be growing on the table, so committing it should
+    wait a little longer: a Movement with steps left, a relocation or restore short of its maximum,
+    or any choice of a tile showing a hand (R-TURN-4) whose visible part so far — the tile moved to
+    the end of the row — is also the start of an achievement."""
+    if not node.moves:
+        return False
+    before = start
+    for m in node.moves[:-1]:
+        before = apply(before, m)
+    last = node.moves[-1]
+    seat = before.pending.seat
+    row_only = isinstance(last, Explore) or (
+        isinstance(last, Movement | Offspring) and not (getattr(last, "place", ()) or _members_of(last))
+    )
+    if row_only:
+        tile = before.row[last.slot - 1]  # type: ignore[attr-defined]
+        if not tile.event and before.profile.action_tile(tile.tile).hand:
+            return True
+    if isinstance(last, Movement):
+        k = intensity(before, seat, "movement")
+        used = movement_cost(before.players[seat], last.delta) if last.delta else 0
+        return 0 <= used < k and before.players[seat].members_on_map > 0
+    if isinstance(last, Offspring) and not last.place:
+        k = intensity(before, seat, "offspring")
+        return sum(n for _, n in last.relocate if n > 0) < k
+    if isinstance(last, Restore) and isinstance(before.pending, RestorePending):
+        return len(last.hexes) < before.pending.count
+    return False
+
+
+def _prefix(node: Node, n: int) -> Node:
+    """The node for the first ``n`` moves of ``node``'s chain (scored as the whole: it is committed
+    only because the whole chain explains the table)."""
+    return Node(
+        node.state, node.moves[:n], node.views, node.deficit, node.disagreements, node.back, node.mismatch, True
+    )
+
+
+def _members_of(m: Move) -> object:
+    return getattr(m, "relocate", ()) or getattr(m, "delta", ())
+
+
+def _split_unclear(node: Node, start: State) -> int:
+    """Where the chain stops being certain: the index of the first of two moves that both change one
+    player's members (the table shows only the sum, and other splits between the two may be legal
+    too), or -1 when there is no such pair."""
+    first: dict[int, int] = {}
+    before = start
+    for i, m in enumerate(node.moves):
+        seat = before.pending.seat
+        if m.kind in ("off", "mov", "lose", "gain"):  # even an empty one may hide part of the other's change
+            if seat in first:
+                return first[seat]
+            first[seat] = i
+        before = apply(before, m)
+    return -1
+
+
+def _unverified_land(
+    node: Node, start: State, ev: Evidence, seating: Seating, hidden: frozenset[str] = frozenset()
+) -> list[int]:
+    """Layout seats whose land the node's moves act on but which the window did not read in full (a
+    land hidden, or partly out of view): the move cannot be checked there, so it is not committed."""
+    seen = {k[1] for k in ev.facts if k[0] in ("land", "members")}
+    seen -= {int(r.split(":")[1]) for r in hidden if r.startswith("land:") and r.split(":")[1].isdigit()}
+    out = []
+    before = start
+    for m in node.moves:
+        seat = before.pending.seat
+        if not m.chance or m.kind == "draw":
+            ls = seating.layout_seats[seat]
+            if ls not in seen and m.kind not in ("evt", "exp") and ls not in out:
+                out.append(ls)
+        before = apply(before, m)
+    return out
+
+
+def _unseen_differences(nodes: list[Node], ev: Evidence) -> set[Key]:
+    """Facts on which the nodes' tables differ and which no frame of the window read."""
+    keys: set[Key] = set()
+    base = nodes[0].view
+    for n in nodes[1:]:
+        for k in set(base) | set(n.view):
+            if value_of(base, k) != value_of(n.view, k) and not ev.observed(k):
+                keys.add(k)
+    return keys

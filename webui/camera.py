@@ -1,0 +1,257 @@
+"""Camera mode of the web companion (blueprint ``camera``): the camera picture with what was read drawn
+on it, the tracker's state, its prompts to tap, and the virtual LED strip.
+
+- ``GET /camera.mjpg`` — the annotated camera picture as an MJPEG stream (``multipart/x-mixed-replace``).
+  The camera loop encodes each picture once and :class:`FrameHub` hands the same bytes to every
+  viewer; a slow viewer skips pictures instead of slowing the camera; without new pictures the last
+  one is sent again every second.
+- ``GET /api/tracker`` — the tracker's status: ``kind`` (watching, hand, settling, changing, waiting,
+  prompt, desync, no_table, idle), ``message``, the open ``prompt`` with its options, the ``desync``
+  with the facts that disagree (where, expected, seen) and the fixes offered, the loop's figures
+  (``camera``), the LED frame (``leds``) and ``source`` (what the observations come from).
+- ``GET /api/tracker/events`` — Server-Sent Events: ``event: tracker`` with that status after every
+  change.
+- ``POST /api/tracker/answer`` — ``{"id": <prompt or desync id>, "option": <index>}``: the chosen
+  option is submitted through the game runtime (so the journal, the page and the LEDs see it like any
+  move); a "nothing happened" option dismisses the prompt. Errors: 404 ``not_found`` (no such open
+  question or option), 409 ``stale_state`` (the game moved on), 422 ``illegal_move``.
+
+:func:`attach` adds all this to an app made by :func:`webui.app.create_app`; without it the page hides
+its camera panel (``/api/tracker`` answers 404).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify
+
+from .api import _guard, body
+from .errors import ApiError, bad_request
+
+bp = Blueprint("camera", __name__)
+
+BOUNDARY = "tribesframe"
+
+
+class FrameHub:
+    """The newest encoded camera picture, shared by every viewer (one encode, many streams)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._jpeg: bytes | None = None
+        self._id = 0
+        self._closed = False
+
+    def publish(self, jpeg: bytes) -> None:
+        """A new picture."""
+        with self._cond:
+            self._jpeg = jpeg
+            self._id += 1
+            self._cond.notify_all()
+
+    def latest(self) -> tuple[int, bytes | None]:
+        """The newest picture and its number (0: none yet)."""
+        with self._cond:
+            return self._id, self._jpeg
+
+    def wait(self, after: int, timeout: float) -> tuple[int, bytes | None]:
+        """The first picture newer than ``after`` (or the current one after ``timeout``)."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._id > after or self._closed, timeout)
+            return self._id, self._jpeg
+
+    def close(self) -> None:
+        """End every stream."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return self._closed
+
+
+class TrackerFeed:
+    """Fans tracker status changes out to SSE streams (bounded queues, newest wins)."""
+
+    def __init__(self, status: Callable[[], dict[str, Any]]) -> None:
+        self.status = status
+        self._lock = threading.Lock()
+        self._queues: list[queue.Queue[str | None]] = []
+
+    def message(self) -> str:
+        """The current status as an SSE message."""
+        return "event: tracker\ndata: " + json.dumps(self.status(), separators=(",", ":")) + "\n\n"
+
+    def changed(self, *_args: object) -> None:
+        """Tell every stream (call from the tracker link's subscriber and on runtime changes)."""
+        if not self._queues:
+            return
+        msg = self.message()
+        with self._lock:
+            for q in self._queues:
+                while True:
+                    try:
+                        q.put_nowait(msg)
+                        break
+                    except queue.Full:
+                        with contextlib.suppress(queue.Empty):
+                            q.get_nowait()
+
+    def listen(self) -> queue.Queue[str | None]:
+        """A new stream's queue."""
+        q: queue.Queue[str | None] = queue.Queue(8)
+        with self._lock:
+            self._queues.append(q)
+        return q
+
+    def unlisten(self, q: queue.Queue[str | None]) -> None:
+        """Forget a stream."""
+        with self._lock:
+            if q in self._queues:
+                self._queues.remove(q)
+
+    def close(self) -> None:
+        """End every stream."""
+        with self._lock:
+            for q in self._queues:
+                with contextlib.suppress(queue.Full):
+                    q.put_nowait(None)
+
+
+def attach(
+    app: Flask,
+    link: Any,
+    frames: FrameHub,
+    *,
+    camera_stats: Callable[[], dict[str, Any]] | None = None,
+    leds: Callable[[], list[list[int]] | None] | None = None,
+    source: str = "",
+) -> TrackerFeed:
+    """Add camera mode to ``app``: ``link`` is a :class:`tracker.link.TrackerLink`, ``frames`` the hub
+    the camera loop publishes to; ``camera_stats`` and ``leds`` report the loop's figures and the LED
+    frame; ``source`` says what the observations come from (shown on the page)."""
+
+    def status() -> dict[str, Any]:
+        out = link.status_dict()
+        out["camera"] = camera_stats() if camera_stats else None
+        out["leds"] = leds() if leds else None
+        out["source"] = source
+        return out
+
+    feed = TrackerFeed(status)
+    link.subscribe(feed.changed)
+    app.extensions["tribes"]["runtime"].subscribe(feed.changed)
+    app.extensions["tribes"]["camera"] = {"link": link, "frames": frames, "feed": feed, "status": status}
+    app.register_blueprint(bp)
+    return feed
+
+
+def _camera() -> dict[str, Any]:
+    cam = current_app.extensions["tribes"].get("camera")
+    if cam is None:  # pragma: no cover - the blueprint is registered only by attach()
+        raise ApiError(404, "not_found", "camera mode is off (serve --camera SOURCE)")
+    return cam  # type: ignore[no-any-return]
+
+
+@bp.get("/camera.mjpg")
+def mjpeg() -> Response:
+    """The annotated camera picture as an MJPEG stream."""
+    frames: FrameHub = _camera()["frames"]
+
+    def stream() -> Iterator[bytes]:
+        # each part ends with the next boundary, so a browser shows a picture as soon as it arrives
+        last = 0
+        yield f"--{BOUNDARY}\r\n".encode()
+        while not frames.closed:
+            n, jpeg = frames.wait(last, 1.0)
+            if jpeg is None:
+                continue
+            # no new picture for a second: send the last one again (a browser may show a part only
+            # when the next one arrives, and a still table sends no new pictures from a paused source)
+            last = n
+            head = f"Content-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode()
+            yield head + jpeg + f"\r\n--{BOUNDARY}\r\n".encode()
+
+    resp = Response(stream(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/camera.jpg")
+def still() -> Response:
+    """The newest annotated picture (404 before the first)."""
+    _, jpeg = _camera()["frames"].latest()
+    if jpeg is None:
+        raise ApiError(404, "not_found", "no camera picture yet")
+    resp = Response(jpeg, mimetype="image/jpeg")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/api/tracker")
+def get_tracker() -> Response:
+    """The tracker's status."""
+    return jsonify(_camera()["status"]())
+
+
+@bp.get("/api/tracker/events")
+def tracker_events() -> Response:
+    """Server-Sent Events with the tracker's status after every change."""
+    feed: TrackerFeed = _camera()["feed"]
+    heartbeat = float(current_app.config.get("SSE_HEARTBEAT", 15.0))
+    q = feed.listen()
+
+    def stream() -> Iterator[str]:
+        try:
+            yield "retry: 2000\n\n"
+            yield feed.message()
+            while True:
+                try:
+                    item = q.get(timeout=heartbeat)
+                except queue.Empty:
+                    yield ": heartbeat\n\n"
+                    continue
+                if item is None:
+                    return
+                yield item
+        finally:
+            feed.unlisten(q)
+
+    resp = Response(stream(), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp
+
+
+@bp.post("/api/tracker/answer")
+def post_answer() -> Response:
+    """Answer an open prompt or tap a desync's fix: ``{"id", "option"}``."""
+    _guard()
+    data = body()
+    unknown = sorted(set(data) - {"id", "option"})
+    if unknown:
+        raise bad_request(unknown[0], "is not a field of an answer (id, option)")
+    for key in ("id", "option"):
+        v = data.get(key)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise bad_request(key, "must be a non-negative integer")
+    from tracker.link import AnswerError
+
+    link = _camera()["link"]
+    try:
+        ev = link.answer(data["id"], data["option"])
+    except AnswerError as exc:
+        if exc.code == "stale":
+            raise ApiError(409, "stale_state", str(exc)) from None
+        if exc.code == "refused":
+            raise ApiError(422, "illegal_move", str(exc)) from None
+        raise ApiError(404, "not_found", str(exc)) from None
+    return jsonify({"kind": ev.kind, "moves": [str(m) for m in ev.moves], "back": ev.back, "state_id": ev.state_id})
