@@ -48,7 +48,7 @@ def test_replay_writes_the_games_journal(video: tuple[Path, Path, list[str]], tm
 
 
 def test_replay_mistakes_are_one_line(video: tuple[Path, Path, list[str]], tmp_path: Path, capsys) -> None:
-    out, setup, _ = video
+    out, _setup, _ = video
     cases = [
         (["replay", str(tmp_path / "none.mp4"), "--players", "A:red,B:blue", "-o", "x.json"], "no such file"),
         (["replay", str(out), "-o", "x.json"], "name the players"),
