@@ -48,6 +48,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.add_argument("--width", type=int, default=1280, help="camera picture width (height 9/16 of it)")
     d.add_argument("--no-browser", action="store_true", help="do not open the page")
     d.add_argument("--seconds", type=float, default=0.0, help="stop after this many seconds (0: Ctrl+C)")
+    from devices.cli import add_strip_options  # the LED strip as in 'serve --leds' (docs/leds.md)
+
+    add_strip_options(
+        d.add_argument_group("LED strip along the action row (docs/leds.md)"),
+        prefix="leds",
+        port_help="device path, hwgrep://VID:PID, 'virtual' (shown on the page only; the default) or 'off'",
+    )
     d.set_defaults(func=cmd_demo)
 
     r = sub.add_parser("replay", help="turn a recorded game video into a game journal")
@@ -142,33 +149,6 @@ def sim_session(
     return SimSession(game, playback, table_camera, frames, recognize, draw, runtime, link, TRUTH_SOURCE)
 
 
-def virtual_leds(runtime: Any) -> tuple[Callable[[], list[list[int]]], Callable[[], None]]:
-    """A virtual LED strip following the game: returns (the current frame, close)."""
-    from devices.config import LedConfig
-    from devices.follower import StripFollower
-    from devices.strip import VirtualStrip
-
-    config = LedConfig(port="virtual")
-    strip = VirtualStrip(config.strip_length)
-    follower = StripFollower(strip, config)
-
-    def on_change(change: Any) -> None:
-        follower.update(change.state, change.move)
-
-    unsubscribe = runtime.subscribe(on_change)
-    if runtime.has_game:
-        follower.update(runtime.snapshot().state)
-
-    def frame() -> list[list[int]]:
-        return [list(c) for c in strip.frame]
-
-    def close() -> None:
-        unsubscribe()
-        follower.close()
-
-    return frame, close
-
-
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo until Ctrl+C (or ``--seconds``)."""
     if args.speed <= 0:
@@ -186,6 +166,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
         builtin_pack(args.pack)
     except (VisionError, KeyError, ValueError) as exc:
         return _fail("demo", f"--pack: {exc}")
+    from devices.cli import live_strip_from_args
+    from devices.errors import DeviceError
+
+    try:
+        live, notes = live_strip_from_args(args, "leds", "virtual")
+    except DeviceError as exc:
+        return _fail("demo", " ".join(str(exc).split()))
+    for note in notes:
+        print(f"warning: {note}", file=sys.stderr)
     tmp = tempfile.TemporaryDirectory(prefix="tribes-demo-")
     session = sim_session(
         tmp.name,
@@ -196,8 +185,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         noise=args.noise,
         width=args.width,
     )
-    leds, close_leds = virtual_leds(session.runtime)
-    app = create_app(session.runtime, {"SSE_HEARTBEAT": 15.0})
+    if live is not None:
+        live.attach(session.runtime)
+    app = create_app(session.runtime, {"SSE_HEARTBEAT": 15.0}, leds=live)
     frames = FrameHub()
     loop = CameraLoop(
         session.frames,
@@ -207,15 +197,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
         publish=frames.publish,
         pace=1.0 / (session.playback.fps * args.speed),
     )
-    attach(app, session.link, frames, camera_stats=loop.stats.to_dict, leds=leds, source=session.source)
+    attach(app, session.link, frames, camera_stats=loop.stats.to_dict, source=session.source)
     try:
         server = LiveServer(app, args.host, args.port)
     except OSError as exc:
+        if live is not None:
+            live.close()
         return _fail("demo", f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
     server.start()
     loop.start()
     print(f"demo: {args.players} simulated players on a rendered table ({args.pack} art, {args.noise} noise)")
     print(f"observations: {session.source}")
+    if live is not None:
+        print(f"LED strip: {live.config.port}, {live.strip.led_count} LEDs (shown on the page and at /api/leds)")
     print(f"open {server.url}/  (Ctrl+C to stop)", flush=True)
     if not args.no_browser:
         webbrowser.open(f"{server.url}/")
@@ -230,7 +224,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         frames.close()
         app.extensions["tribes"]["camera"]["feed"].close()
         server.stop()
-        close_leds()
+        if live is not None:
+            live.close()
         snap = session.runtime.snapshot()
         print(f"recorded {len(snap.moves)} moves; the simulated game has {len(session.game.moves)}")
         session.runtime.close()
@@ -397,9 +392,8 @@ def start_camera(args: argparse.Namespace, runtime: Any, app: Any) -> Callable[[
         annotate = annotator(lambda f: f.image, lambda f: f.truth or None, width=960)
         pace = 1.0 / float(truth.get("fps", 10.0))
         label = "the video's ground truth (the camera pipeline, issue 6, is not merged yet)"
-    leds, close_leds = virtual_leds(runtime)
     loop = CameraLoop(source, recognize, link, annotate=annotate, publish=frames_hub.publish, pace=pace)
-    feed = attach(app, link, frames_hub, camera_stats=loop.stats.to_dict, leds=leds, source=label)
+    feed = attach(app, link, frames_hub, camera_stats=loop.stats.to_dict, source=label)
     loop.start()
     print(f"camera: {args.camera} — observations: {label}", flush=True)
 
@@ -407,6 +401,5 @@ def start_camera(args: argparse.Namespace, runtime: Any, app: Any) -> Callable[[
         loop.stop()
         frames_hub.close()
         feed.close()
-        close_leds()
 
     return stop

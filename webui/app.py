@@ -5,7 +5,8 @@ tracker can all drive the same game. So is the LED strip, optionally: ``leds`` i
 current frame provider (:class:`webui.leds.LedSource`, e.g. ``devices.live.LiveStrip`` attached to the
 same runtime); the page shows it and ``GET /api/leds`` reports it. The web package never drives the
 strip itself. Blueprints: ``api`` (JSON), ``events`` (SSE), ``pages`` (the
-page). Every error is typed JSON (:mod:`webui.errors`). The app never runs in debug mode.
+page), ``enrollment`` (the box learned at setup in camera mode; 404 until :func:`webui.camera.attach`).
+Every error is typed JSON (:mod:`webui.errors`). The app never runs in debug mode.
 
 Config keys: ``DATA_DIR`` (where the runtime keeps journals, if no runtime is given),
 ``PAIRING_TOKEN`` (set by ``serve --lan``: writes need it), ``PAIRING_URLS`` (addresses shown on the
@@ -19,7 +20,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import api, pages, sse
+from . import api, camera, pages, sse
 from .errors import register_error_handlers
 from .leds import LedSource
 from .runtime import GameRuntime
@@ -54,5 +55,6 @@ def create_app(
     app.register_blueprint(api.bp)
     app.register_blueprint(sse.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(camera.enrollment_bp)  # answers 404 until camera.attach()
     register_error_handlers(app)
     return app

@@ -1,5 +1,7 @@
 """Camera mode of the web companion (blueprint ``camera``): the camera picture with what was read drawn
-on it, the tracker's state, its prompts to tap, and the virtual LED strip.
+on it, the tracker's state, its prompts to tap, and enrollment of the user's box at setup. The LED strip
+is the app's own (``create_app(…, leds=LiveStrip)``, ``GET /api/leds``, the page's LED bar): camera
+mode has no strip of its own.
 
 - ``GET /camera.mjpg`` — the annotated camera picture as an MJPEG stream (``multipart/x-mixed-replace``).
   The camera loop encodes each picture once and :class:`FrameHub` hands the same bytes to every
@@ -8,16 +10,24 @@ on it, the tracker's state, its prompts to tap, and the virtual LED strip.
 - ``GET /api/tracker`` — the tracker's status: ``kind`` (watching, hand, settling, changing, waiting,
   prompt, desync, no_table, idle), ``message``, the open ``prompt`` with its options, the ``desync``
   with the facts that disagree (where, expected, seen) and the fixes offered, the loop's figures
-  (``camera``), the LED frame (``leds``) and ``source`` (what the observations come from).
+  (``camera``), ``source`` (what the observations come from) and ``enrollment`` (as below; null when
+  the source needs none).
 - ``GET /api/tracker/events`` — Server-Sent Events: ``event: tracker`` with that status after every
   change.
 - ``POST /api/tracker/answer`` — ``{"id": <prompt or desync id>, "option": <index>}``: the chosen
   option is submitted through the game runtime (so the journal, the page and the LEDs see it like any
   move); a "nothing happened" option dismisses the prompt. Errors: 404 ``not_found`` (no such open
   question or option), 409 ``stale_state`` (the game moved on), 422 ``illegal_move``.
+- ``GET /api/camera/enrollment`` — whether the user's box has been learned: ``{"state": "needed" |
+  "enrolled" | "failed", "message", "learned": [...], "missing": [...], "path"}``.
+- ``POST /api/camera/enroll`` — ``{}``: learn the box now from the newest camera picture and the setup
+  entered on the page; 200 with the new status, 409 ``enroll_failed`` with a one-line message for a
+  user mistake (no game yet, setup not entered, no markers in view, hands in view).
 
-:func:`attach` adds all this to an app made by :func:`webui.app.create_app`; without it the page hides
-its camera panel (``/api/tracker`` answers 404).
+Both enrollment routes are registered by :func:`webui.app.create_app` (blueprint ``enrollment``) so
+they answer 404 ``not_found`` when the server is not in camera mode or its source needs no enrollment.
+The other routes exist only after :func:`attach`; without it the page hides its camera panel
+(``/api/tracker`` answers 404).
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ from .api import _guard, body
 from .errors import ApiError, bad_request
 
 bp = Blueprint("camera", __name__)
+enrollment_bp = Blueprint("enrollment", __name__)
 
 BOUNDARY = "tribesframe"
 
@@ -126,39 +137,125 @@ class TrackerFeed:
                     q.put_nowait(None)
 
 
+ENROLL_STATES = ("needed", "enrolled", "failed")
+
+
+class Enrollment:
+    """Learning the user's box at setup, as the page sees it: ``enroll()`` learns it (raising a
+    ``ValueError`` with a one-line message for a user mistake) and ``status()`` tells where it stands;
+    both return ``{"state", "message", "learned", "missing", "path"}``. Without ``status`` the last
+    result of ``enroll`` is the status (``needed`` before the first). One enrollment runs at a time."""
+
+    def __init__(
+        self,
+        enroll: Callable[[], dict[str, Any]] | None,
+        status: Callable[[], dict[str, Any]] | None,
+    ) -> None:
+        self._enroll = enroll
+        self._status = status
+        self._lock = threading.Lock()
+        self._last: dict[str, Any] = {
+            "state": "needed",
+            "message": "the box has not been learned yet",
+            "learned": [],
+            "missing": [],
+            "path": None,
+        }
+
+    @property
+    def available(self) -> bool:
+        """Whether this camera source learns a box at all."""
+        return self._enroll is not None or self._status is not None
+
+    def status(self) -> dict[str, Any] | None:
+        """Where enrollment stands (None: this source needs none)."""
+        if self._status is not None:
+            return checked_enrollment(self._status())
+        if self._enroll is None:
+            return None
+        return dict(self._last)
+
+    def run(self) -> dict[str, Any]:
+        """Learn the box now; a user mistake raises :class:`ApiError` 409 ``enroll_failed``."""
+        if self._enroll is None:
+            raise ApiError(404, "not_found", "this camera source does not learn a box")
+        with self._lock:
+            try:
+                result = checked_enrollment(self._enroll())
+            except ValueError as exc:
+                message = " ".join(str(exc).split()) or type(exc).__name__
+                raise ApiError(409, "enroll_failed", message) from None
+            self._last = result
+        return self.status() or result
+
+
+def checked_enrollment(data: Any) -> dict[str, Any]:
+    """An enrollment status as the page needs it; a malformed one (a bug in the backend) raises TypeError."""
+    if not isinstance(data, dict) or data.get("state") not in ENROLL_STATES:
+        raise TypeError(f"enrollment status must be a dict with state in {ENROLL_STATES}, got {data!r}")
+    learned, missing, path = data.get("learned", []), data.get("missing", []), data.get("path")
+    if not isinstance(learned, list | tuple) or not isinstance(missing, list | tuple):
+        raise TypeError(f"enrollment learned/missing must be lists, got {data!r}")
+    return {
+        "state": data["state"],
+        "message": str(data.get("message", "")),
+        "learned": [str(x) for x in learned],
+        "missing": [str(x) for x in missing],
+        "path": None if path is None else str(path),
+    }
+
+
 def attach(
     app: Flask,
     link: Any,
     frames: FrameHub,
     *,
     camera_stats: Callable[[], dict[str, Any]] | None = None,
-    leds: Callable[[], list[list[int]] | None] | None = None,
     source: str = "",
+    enroll: Callable[[], dict[str, Any]] | None = None,
+    enrollment_status: Callable[[], dict[str, Any]] | None = None,
 ) -> TrackerFeed:
     """Add camera mode to ``app``: ``link`` is a :class:`tracker.link.TrackerLink`, ``frames`` the hub
-    the camera loop publishes to; ``camera_stats`` and ``leds`` report the loop's figures and the LED
-    frame; ``source`` says what the observations come from (shown on the page)."""
+    the camera loop publishes to; ``camera_stats`` reports the loop's figures; ``source`` says what the
+    observations come from (shown on the page). ``enroll`` learns the user's box from the newest camera
+    picture and the game's position (a ``ValueError`` for a user mistake) and ``enrollment_status``
+    says where that stands (cheap: it is called on every tracker change); without them the source needs
+    no enrollment. The LED strip is the app's (``create_app(…, leds=…)``)."""
+    enrollment = Enrollment(enroll, enrollment_status)
 
     def status() -> dict[str, Any]:
         out = link.status_dict()
         out["camera"] = camera_stats() if camera_stats else None
-        out["leds"] = leds() if leds else None
         out["source"] = source
+        out["enrollment"] = enrollment.status()
         return out
 
     feed = TrackerFeed(status)
     link.subscribe(feed.changed)
     app.extensions["tribes"]["runtime"].subscribe(feed.changed)
-    app.extensions["tribes"]["camera"] = {"link": link, "frames": frames, "feed": feed, "status": status}
+    app.extensions["tribes"]["camera"] = {
+        "link": link,
+        "frames": frames,
+        "feed": feed,
+        "status": status,
+        "enrollment": enrollment,
+    }
     app.register_blueprint(bp)
     return feed
 
 
 def _camera() -> dict[str, Any]:
     cam = current_app.extensions["tribes"].get("camera")
-    if cam is None:  # pragma: no cover - the blueprint is registered only by attach()
+    if cam is None:  # the enrollment routes exist without camera mode
         raise ApiError(404, "not_found", "camera mode is off (serve --camera SOURCE)")
     return cam  # type: ignore[no-any-return]
+
+
+def _enrollment() -> Enrollment:
+    enrollment: Enrollment = _camera()["enrollment"]
+    if not enrollment.available:
+        raise ApiError(404, "not_found", "this camera source needs no enrollment of the box")
+    return enrollment
 
 
 @bp.get("/camera.mjpg")
@@ -255,3 +352,25 @@ def post_answer() -> Response:
             raise ApiError(422, "illegal_move", str(exc)) from None
         raise ApiError(404, "not_found", str(exc)) from None
     return jsonify({"kind": ev.kind, "moves": [str(m) for m in ev.moves], "back": ev.back, "state_id": ev.state_id})
+
+
+@enrollment_bp.get("/api/camera/enrollment")
+def get_enrollment() -> Response:
+    """Whether the user's box has been learned (404 outside camera mode)."""
+    return jsonify(_enrollment().status())
+
+
+@enrollment_bp.post("/api/camera/enroll")
+def post_enroll() -> Response:
+    """Learn the user's box now from the newest camera picture and the setup entered: ``{}``."""
+    _guard()
+    data = body()
+    if data:
+        raise bad_request(sorted(data)[0], "is not a field here; send an empty object {}")
+    cam = _camera()
+    enrollment = _enrollment()
+    try:
+        result = enrollment.run()
+    finally:
+        cam["feed"].changed()  # the page sees the new state (or the failure) over its stream
+    return jsonify(result)

@@ -1,7 +1,8 @@
 """``tribes-companion serve``: the web companion on this computer (default 127.0.0.1), on the local
 network with a pairing token (``--lan``), or with simulated players (``--demo``); with an LED strip
 along the action row (``--leds PORT`` and the LED settings of the ``leds`` commands as ``--leds-…``;
-``--demo`` shows a virtual strip on the page unless told otherwise).
+``--demo`` and ``--camera sim`` show a virtual strip on the page unless told otherwise; camera mode
+uses the same strip as the rest of the page).
 
 User mistakes (an unreadable journal or box profile, a port in use, a bad LED setting) print one line
 on stderr and exit with status 2. An LED controller that is not plugged in is not a mistake: the
@@ -60,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         leds,
         prefix="leds",
         port_help="the strip's controller: device path, hwgrep://VID:PID, 'virtual' (shown on the page only) or "
-        "'off'; default: none, with --demo virtual",
+        "'off'; default: none, with --demo or --camera sim virtual",
     )
     p.set_defaults(func=cmd_serve)
 
@@ -82,7 +83,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         return _fail("--port must be 0 to 65535")
     try:
-        leds, notes = live_strip_from_args(args, "leds", "virtual" if args.demo else None)
+        # a simulated game (--demo, --camera sim) shows a virtual strip unless --leds says otherwise
+        simulated = args.demo or args.camera == "sim"
+        leds, notes = live_strip_from_args(args, "leds", "virtual" if simulated else None)
     except DeviceError as exc:
         return _fail(" ".join(str(exc).split()))
     try:

@@ -4,7 +4,8 @@ with a 4xx status (503 when the journal cannot be written), never a traceback.
 Types: ``bad_request`` (with ``field``), ``unauthorized``, ``forbidden``, ``not_found``,
 ``method_not_allowed``, ``payload_too_large``, ``unsupported_media_type``, ``stale_state`` (with
 ``current_state_id``), ``illegal_move`` (with the rule ``clause``), ``undo_refused`` (with
-``reason``), ``no_game``, ``storage_error`` and — for a bug, never expected — ``internal_error``.
+``reason``), ``no_game``, ``enroll_failed`` (camera mode: the box could not be learned),
+``storage_error`` and — for a bug, never expected — ``internal_error``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ ERROR_TYPES: tuple[str, ...] = (
     "illegal_move",
     "undo_refused",
     "no_game",
+    "enroll_failed",
     "storage_error",
     "internal_error",
 )

@@ -137,7 +137,7 @@ def openapi_spec() -> dict[str, Any]:
             (403, "forbidden"),
             (404, "not_found"),
             (405, "method_not_allowed"),
-            (409, "stale_state, no_game or undo_refused"),
+            (409, "stale_state, no_game, undo_refused or enroll_failed"),
             (413, "payload_too_large"),
             (415, "unsupported_media_type"),
             (422, "illegal_move (with the rule clause)"),
@@ -388,6 +388,27 @@ def openapi_spec() -> dict[str, Any]:
                 "responses": {"200": _json(_ref("Leds"), "the strip"), **_errors(405)},
             }
         },
+        "/api/camera/enrollment": {
+            "get": {
+                "operationId": "getEnrollment",
+                "summary": "Camera mode: whether the user's box has been learned (state needed / enrolled / failed, "
+                "what was learned, what is still missing); 404 when not in camera mode or the source needs none",
+                "responses": {"200": _json(_ref("Enrollment"), "the enrollment"), **_errors(404, 405)},
+            }
+        },
+        "/api/camera/enroll": {
+            "post": {
+                "operationId": "enroll",
+                "summary": "Camera mode: learn the user's box now from the newest camera picture and the setup "
+                "entered on the page; 409 enroll_failed with a one-line message (no game yet, setup not entered, "
+                "no markers in view, hands in view)",
+                "requestBody": _body({"type": "object", "additionalProperties": False}),
+                "responses": {
+                    "200": _json(_ref("Enrollment"), "what was learned"),
+                    **_errors(400, 401, 404, 405, 409, 413, 415),
+                },
+            }
+        },
         "/api/events": {
             "get": {
                 "operationId": "getEvents",
@@ -423,6 +444,17 @@ def openapi_spec() -> dict[str, Any]:
             "schemas": {
                 "View": view,
                 "Leds": leds,
+                "Enrollment": {
+                    "type": "object",
+                    "required": ["state", "message", "learned", "missing", "path"],
+                    "properties": {
+                        "state": {"type": "string", "enum": ["needed", "enrolled", "failed"]},
+                        "message": {"type": "string"},
+                        "learned": {"type": "array", "items": {"type": "string"}},
+                        "missing": {"type": "array", "items": {"type": "string"}},
+                        "path": {"type": "string", "nullable": True, "description": "where the learned box is kept"},
+                    },
+                },
                 "Error": error,
                 "ProfileEdit": {
                     "type": "object",

@@ -1,27 +1,54 @@
-// Camera mode of the companion page: the annotated camera picture (MJPEG), the tracker's state,
-// its prompts and desync fixes to tap, and the virtual LED strip. Shown only when the server runs in
-// camera mode (GET /api/tracker answers); one SSE stream (/api/tracker/events) keeps it current.
+// Camera mode of the companion page: the annotated camera picture (MJPEG), the tracker's state, its
+// prompts and desync fixes to tap, and learning the user's box at setup (enrollment). Shown only when
+// the server runs in camera mode (GET /api/tracker answers); one SSE stream (/api/tracker/events)
+// keeps it current. The LED strip is the page's own LED bar above the action row (app.js).
 "use strict";
 (() => {
   const $ = (sel, root = document) => root.querySelector(sel);
   const h = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  const WORDS = {
-    watching: "watching — the table matches the game", hand: "hand in view", settling: "reading the table…",
-    changing: "the table is changing…", waiting: "waiting for a clear view", prompt: "which move was it?",
-    desync: "the table and the game disagree", no_table: "the table is not in view", idle: "no game yet",
+  const lang = () => (window.tribes && window.tribes.lang) || localStorage.getItem("tribes-lang") || "en";
+  const t = (key) => {
+    const I = window.I18N || {};
+    return (I[lang()] && I[lang()][key]) || (I.en && I.en[key]) || key;
   };
   let box = null;
+  let last = null; // the newest tracker status
+  let answerNote = null; // {ok, text} of the last answer, kept across re-renders
+  let enrollError = ""; // the last enrollment failure, one line
+  let enrolling = false;
 
   function token() { return localStorage.getItem("tribes-token") || ""; }
 
-  async function answer(id, option) {
+  async function post(url, body) {
     const headers = { "Content-Type": "application/json" };
     if (token()) headers["X-Pairing-Token"] = token();
-    const r = await fetch("/api/tracker/answer", { method: "POST", headers, body: JSON.stringify({ id, option }) });
-    const data = await r.json().catch(() => null);
-    const out = $("#camera-answer");
-    out.textContent = r.ok ? `entered: ${(data.moves || []).join(" · ") || "dismissed"}` : ((data && data.error && data.error.message) || "refused");
-    out.className = r.ok ? "cam-ok" : "cam-err";
+    const r = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) }).catch(() => null);
+    if (!r) return { ok: false, data: null };
+    return { ok: r.ok, status: r.status, data: await r.json().catch(() => null) };
+  }
+  const errLine = (data, fallback) => (data && data.error && data.error.message) || t(fallback);
+
+  async function answer(id, option) {
+    const r = await post("/api/tracker/answer", { id, option });
+    answerNote = r.ok
+      ? { ok: true, text: `${t("camEntered")}: ${(r.data.moves || []).join(" · ") || t("camDismissed")}` }
+      : { ok: false, text: errLine(r.data, "camRefused") };
+    render(last);
+  }
+
+  async function enroll() {
+    if (enrolling) return;
+    enrolling = true;
+    enrollError = "";
+    render(last);
+    const r = await post("/api/camera/enroll", {});
+    enrolling = false;
+    if (r.ok && r.data) {
+      if (last) last = { ...last, enrollment: r.data };
+    } else {
+      enrollError = errLine(r.data, "enrollFailed");
+    }
+    render(last);
   }
 
   function options(id, opts, cls) {
@@ -29,30 +56,60 @@
       `<button class="chip ${cls}" data-testid="cam-option" data-id="${id}" data-option="${i}">${h(o.label)}</button>`).join("")}</div>`;
   }
 
+  function list(items, testid) {
+    return `<ul class="cam-list" data-testid="${testid}">${items.map((x) => `<li>${h(x)}</li>`).join("")}</ul>`;
+  }
+
+  function enrollPanel(e) {
+    if (!e) return "";
+    const state = e.state || "needed";
+    let html = `<div class="cam-enroll cam-enroll-${h(state)}" data-testid="cam-enroll" data-state="${h(state)}">`;
+    if (state === "enrolled") {
+      html += `<p><b>${h(t("enrollDone"))}</b> ${h(e.message)}</p>`;
+      if (e.learned && e.learned.length) html += `<p>${h(t("enrollLearned"))}:</p>${list(e.learned, "cam-learned")}`;
+      if (e.missing && e.missing.length) html += `<p>${h(t("enrollMissing"))}:</p>${list(e.missing, "cam-missing")}`;
+      if (e.path) html += `<p class="cam-source">${h(t("enrollKept"))} ${h(e.path)}</p>`;
+    } else {
+      html += `<p><b>${h(t("enrollTitle"))}:</b> ${h(t("enrollHow"))}</p>`;
+      if (state === "failed") html += `<p class="cam-err"><b>${h(t("enrollFailed"))}:</b> ${h(e.message)}</p>`;
+      else if (e.message) html += `<p class="cam-source">${h(e.message)}</p>`;
+    }
+    const label = enrolling ? t("enrollBusy") : state === "needed" ? t("enrollBtn") : t("enrollAgain");
+    html += `<button class="chip cam-enroll-btn${state === "needed" ? " on" : ""}" data-testid="cam-enroll-btn" data-cam-enroll="1"${enrolling ? " disabled" : ""}>${h(label)}</button>`;
+    if (enrollError) html += `<p class="cam-err" data-testid="cam-enroll-err">${h(enrollError)}</p>`;
+    return html + "</div>";
+  }
+
   function render(st) {
-    if (!box) return;
+    if (!box || !st) return;
+    $("h2", box).textContent = t("camTitle");
     const kind = st.kind || "idle";
     let html = `<div class="cam-state cam-${h(kind)}" data-testid="cam-state" data-kind="${h(kind)}">` +
-      `<b>${h(WORDS[kind] || kind)}</b> <span>${h(st.message || "")}</span></div>`;
+      `<b>${h(t("cam_" + kind))}</b> <span>${h(st.message || "")}</span></div>`;
+    html += enrollPanel(st.enrollment);
     if (st.prompt) {
       html += `<div class="cam-prompt" data-testid="cam-prompt"><p>${h(st.prompt.reason)}</p>${options(st.prompt.id, st.prompt.options, "cam-pick")}</div>`;
     }
     if (st.desync) {
       const d = st.desync;
       html += `<div class="cam-desync" data-testid="cam-desync"><ul>${d.facts.map((f) =>
-        `<li><b>${h(f.where)}</b>: seen ${h(f.seen)}, expected ${h(f.expected)}</li>`).join("")}</ul>` +
-        (d.options.length ? `<p>fix the record:</p>${options(d.id, d.options, "cam-fix")}` : "") + "</div>";
+        `<li><b>${h(f.where)}</b>: ${h(t("camSeen"))} ${h(f.seen)}, ${h(t("camExpected"))} ${h(f.expected)}</li>`).join("")}</ul>` +
+        (d.options.length ? `<p>${h(t("camFix"))}</p>${options(d.id, d.options, "cam-fix")}` : "") + "</div>";
     }
-    if (st.leds) {
-      html += `<div class="cam-leds" data-testid="cam-leds" title="virtual LED strip">${st.leds.map((c) =>
-        `<span style="background:rgb(${c[0]},${c[1]},${c[2]})"></span>`).join("")}</div>`;
-    }
-    html += `<p class="cam-source">observations: ${h(st.source || "camera")}` +
-      (st.camera ? ` · frame ${st.camera.frames}` : "") + `</p><p id="camera-answer"></p>`;
+    html += `<p class="cam-source">${h(t("camSource"))}: ${h(st.source || "camera")}` +
+      (st.camera ? ` · ${h(t("camFrame"))} ${st.camera.frames}` : "") + "</p>" +
+      `<p id="camera-answer" class="${answerNote ? (answerNote.ok ? "cam-ok" : "cam-err") : ""}">${h(answerNote ? answerNote.text : "")}</p>`;
     $("#camera-info").innerHTML = html;
     for (const b of box.querySelectorAll("[data-option]")) {
       b.onclick = () => answer(Number(b.dataset.id), Number(b.dataset.option));
     }
+    const eb = box.querySelector("[data-cam-enroll]");
+    if (eb) eb.onclick = () => enroll();
+  }
+
+  function onStatus(st) {
+    last = st;
+    render(st);
   }
 
   async function start() {
@@ -62,13 +119,16 @@
     box.id = "camera";
     box.className = "card";
     box.dataset.testid = "camera";
-    box.innerHTML = `<h2>Camera</h2><img id="camera-img" src="/camera.mjpg" alt="camera picture with what the tracker reads">` +
+    box.innerHTML = `<h2></h2><img id="camera-img" src="/camera.mjpg" alt="camera picture with what the tracker reads">` +
       `<div id="camera-info"></div>`;
     const col = document.querySelector("#view-game .col") || document.body;
     col.prepend(box);
-    render(await r.json());
+    onStatus(await r.json());
     const es = new EventSource("/api/tracker/events");
-    es.addEventListener("tracker", (e) => render(JSON.parse(e.data)));
+    es.addEventListener("tracker", (e) => onStatus(JSON.parse(e.data)));
+    // the language switch (app.js) re-renders the page; follow it once it has switched
+    const lb = $("#lang");
+    if (lb) lb.addEventListener("click", () => setTimeout(() => render(last), 0));
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
