@@ -50,22 +50,28 @@ class TileEncoder:
         colours for all windows, or one key per window."""
         return self._prepare(windows01, group, key)[0]
 
-    def _prepare(self, windows01: np.ndarray, group: str, key: str | Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    def _prepare(
+        self, windows01: np.ndarray, group: str, key: str | Sequence[str], cover: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(key, str):
-            out, hidden = hidden_mask(windows01, self.occluders.get(key, ()))
+            out, hidden = hidden_mask(windows01, self.occluders.get(key, ()), extra=cover)
         else:
             empty: list[tuple[np.ndarray, float]] = []
-            out, hidden = hidden_mask(windows01, [self.occluders.get(k, empty) for k in key], each=True)
+            out, hidden = hidden_mask(windows01, [self.occluders.get(k, empty) for k in key], each=True, extra=cover)
         visible = ~hidden
         if group == "hex":
             out = hex_only(out, self.hex_mask)
             visible &= self.hex_mask
         return out, visible
 
-    def encode(self, windows01: np.ndarray, group: str, key: str | Sequence[str]) -> np.ndarray:
+    def encode(
+        self, windows01: np.ndarray, group: str, key: str | Sequence[str], cover: np.ndarray | None = None
+    ) -> np.ndarray:
         """Unit feature vectors of the prepared windows (the histogram part counts visible pixels
-        only: neither hidden pieces nor, for hexes, what lies outside the tile)."""
-        prep, visible = self._prepare(windows01, group, key)
+        only: neither hidden pieces nor, for hexes, what lies outside the tile). ``cover``
+        (N x px x px bool) hides more pixels, as if pieces lay there
+        (:func:`vision.occlusion.covers`)."""
+        prep, visible = self._prepare(windows01, group, key, cover)
         f = self.extractor.embed(prep)
         if self.hist is None:
             return f

@@ -39,12 +39,13 @@ from rules.profile import BoxProfile, default_profile
 from .classify import ExampleClassifier
 from .colour import ColourNorm
 from .encoder import PlainEncoder, TileEncoder
-from .enrollment import Enrollment, check_frame, frame_norm
+from .enrollment import EMPTY, Enrollment, check_frame, frame_norm
 from .errors import EnrollmentError, ModelError
 from .features import AreaCounter, Models
 from .layout import Layout
 from .motion import GateState, MotionGate
 from .observation import Observation
+from .occlusion import covers
 from .readers.base import FrameContext, colour_sigma
 from .readers.board import BoardReader
 from .readers.land import LandReader
@@ -189,6 +190,21 @@ class Recognizer:
             if batch.shape[1] != px:
                 batch = np.stack([cv2.resize(b, (px, px), interpolation=cv2.INTER_AREA) for b in batch])
             feats.append(self.encoder.encode(batch, group, key))
+        labels = list(labels)
+        if group == "hex" and self.kind == "model":
+            # landscape tiles also as seen with members on them (their middle hidden): a tile whose
+            # symbol is covered is then compared with examples covered alike (vision.occlusion.covers)
+            tiles = [i for i, lb in enumerate(labels) if lb != EMPTY]
+            masks = covers(px)
+            for i in range(0, len(tiles), 64):
+                sel = tiles[i : i + 64]
+                batch = np.asarray(w[sel], np.float32)
+                if batch.shape[1] != px:
+                    batch = np.stack([cv2.resize(b, (px, px), interpolation=cv2.INTER_AREA) for b in batch])
+                reps = np.repeat(batch, len(masks), axis=0)
+                cover = np.tile(masks, (len(batch), 1, 1))
+                feats.append(self.encoder.encode(reps, group, key, cover=cover))
+                labels += [labels[j] for j in sel for _ in range(len(masks))]
         return ExampleClassifier(np.concatenate(feats), labels, temperature)
 
     # --- reading --------------------------------------------------------------------------------
