@@ -244,7 +244,7 @@ class Recognizer:
         norm = frame_norm(image, reg, self.regions, self.sampler)
         if norm is not None:
             self.last_norm = norm
-        ctx = FrameContext(image, reg, self.last_norm, self.regions, self.sampler, timings)
+        ctx = FrameContext(image, reg, self.last_norm, self.regions, self.sampler, timings, tuple(res.seen))
         t3 = time.perf_counter()
         timings["colour"] = (t3 - t2) * 1000
         hexes, h1 = self.land.read(ctx, self.seats)
