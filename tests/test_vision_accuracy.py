@@ -73,3 +73,18 @@ def test_sampler_cuts_more_windows_than_one_remap_allows():
     assert many.shape == (900, 48, 48, 3)
     few = Sampler().sample(img, reg, patch_set("few", centers[-5:], 0.0, 30.0, 48))
     assert np.array_equal(many[-5:], few)
+
+
+def test_condensed_examples_keep_one_of_near_duplicates_per_class():
+    from vision.classify import ExampleClassifier
+
+    rng = np.random.default_rng(3)
+    base = rng.normal(size=(2, 16)).astype(np.float32)
+    feats = np.concatenate([base[[0]] + 1e-3 * rng.normal(size=(5, 16)), base[[1]] + 1e-3 * rng.normal(size=(5, 16))])
+    feats /= np.linalg.norm(feats, axis=1, keepdims=True)
+    labels = ["a"] * 5 + ["b"] * 5
+    full = ExampleClassifier(feats, labels)
+    small = ExampleClassifier(feats, labels, condense=0.97)
+    assert len(small.features) == 2 and small.classes == ["a", "b"]
+    q = base / np.linalg.norm(base, axis=1, keepdims=True)
+    assert np.allclose(small.scores(q), full.scores(q), atol=1e-3)

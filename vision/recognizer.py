@@ -58,6 +58,8 @@ from .sampling import Sampler
 
 TEMPERATURE = {"model": 0.04, "histogram": 0.03}
 """Softmax temperature of the nearest-neighbour scores, per feature kind."""
+CONDENSE = 0.97
+"""Enrolled landscape examples at least this alike (cosine) are kept once (:class:`ExampleClassifier`)."""
 
 
 class Recognizer:
@@ -205,7 +207,9 @@ class Recognizer:
                 cover = np.tile(masks, (len(batch), 1, 1))
                 feats.append(self.encoder.encode(reps, group, key, cover=cover))
                 labels += [labels[j] for j in sel for _ in range(len(masks))]
-        return ExampleClassifier(np.concatenate(feats), labels, temperature)
+        return ExampleClassifier(
+            np.concatenate(feats), labels, temperature, condense=CONDENSE if group == "hex" else None
+        )
 
     # --- reading --------------------------------------------------------------------------------
     def read(self, frame: np.ndarray, frame_no: int = 0, time_s: float | None = None) -> Observation:
