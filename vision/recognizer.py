@@ -150,7 +150,7 @@ class Recognizer:
         self.board = BoardReader(
             self.encoder, self.classifiers["board"], self.profile, colour_list, examples=board_examples
         )
-        self.tracks = TrackReader(colour_list)
+        self.tracks = TrackReader(colour_list, table=np.asarray(enr.table, np.float32))
         self.shells = ShellReader(shells, shell)
 
     @classmethod
