@@ -2,7 +2,8 @@
 
 :class:`TileEncoder` prepares a batch of windows of one group (:mod:`vision.occlusion`: landscape
 windows lose their neighbours and the seat's members, row windows the shells, achievement windows
-the stones) and runs the feature extractor. With ``mix`` below 1 the model's vector is joined by a
+the stones — looked for on the stone slots only, so that art of a player's colour elsewhere on the
+tile stays) and runs the feature extractor. With ``mix`` below 1 the model's vector is joined by a
 colour histogram of the prepared window, weighted so that the cosine similarity of two joined
 vectors is ``mix * model + (1 - mix) * histogram``. :class:`PlainEncoder` is the baseline: a colour
 histogram of the raw window, nothing hidden.
@@ -44,6 +45,7 @@ class TileEncoder:
         self.hist = HistogramFeatures(px=extractor.px) if mix < 1.0 else None
         side = regions.hex_patches([(0, (0, 0))], px=self.px).side_mm
         self.hex_mask = hex_window_mask(self.px, side, regions.layout.hex.flat_to_flat)
+        self.stone_mask = stone_area(regions, self.px)
 
     def prepare(self, windows01: np.ndarray, group: str, key: str | Sequence[str]) -> np.ndarray:
         """The windows with pieces (and, for hexes, neighbours) hidden; ``key`` names the hidden
@@ -53,11 +55,14 @@ class TileEncoder:
     def _prepare(
         self, windows01: np.ndarray, group: str, key: str | Sequence[str], cover: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
+        within = self.stone_mask if group == "board" else None
         if isinstance(key, str):
-            out, hidden = hidden_mask(windows01, self.occluders.get(key, ()), extra=cover)
+            out, hidden = hidden_mask(windows01, self.occluders.get(key, ()), extra=cover, within=within)
         else:
             empty: list[tuple[np.ndarray, float]] = []
-            out, hidden = hidden_mask(windows01, [self.occluders.get(k, empty) for k in key], each=True, extra=cover)
+            out, hidden = hidden_mask(
+                windows01, [self.occluders.get(k, empty) for k in key], each=True, extra=cover, within=within
+            )
         visible = ~hidden
         if group == "hex":
             out = hex_only(out, self.hex_mask)
@@ -77,6 +82,22 @@ class TileEncoder:
             return f
         h = self.hist.embed(prep, visible)
         return np.concatenate([np.sqrt(self.mix) * f, np.sqrt(1.0 - self.mix) * h], axis=1)
+
+
+def stone_area(regions: Regions, px: int) -> np.ndarray | None:
+    """Where stones can lie in an achievement window (px x px bool): the stone slots' discs, a
+    little grown; None when the layout has no stone slots."""
+    slots = regions.layout.stone_slots
+    if not slots:
+        return None
+    side = regions.board_patches().side_mm
+    r = (1.25 * regions.stone_radius / side) * px + 1.0
+    yy, xx = np.mgrid[0:px, 0:px]
+    m = np.zeros((px, px), bool)
+    for ox, oy in slots:
+        cx, cy = (ox + side / 2) / side * px - 0.5, (oy + side / 2) / side * px - 0.5
+        m |= np.hypot(xx - cx, yy - cy) <= r
+    return m
 
 
 class PlainEncoder:

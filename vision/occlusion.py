@@ -70,10 +70,13 @@ def hidden_mask(
     each: bool = False,
     grow: int = GROW,
     extra: np.ndarray | None = None,
+    within: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`hide_colours` and the boolean mask (N x px x px) of the pixels it hid. ``extra``
-    (N x px x px bool) names more pixels to hide as if pieces lay there (see :func:`covers`)."""
-    return _hide(windows01, colours, threshold, each, grow, extra)
+    (N x px x px bool) names more pixels to hide as if pieces lay there (see :func:`covers`);
+    ``within`` (px x px bool) limits the colour hiding to where pieces can lie (e.g. the stone
+    slots of an achievement tile: art of a player's colour elsewhere stays)."""
+    return _hide(windows01, colours, threshold, each, grow, extra, within)
 
 
 @cache
@@ -101,6 +104,7 @@ def _hide(
     each: bool,
     grow: int,
     extra: np.ndarray | None = None,
+    within: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     out = np.array(windows01, np.float32, copy=True)
     n = len(out)
@@ -128,6 +132,8 @@ def _hide(
     if grow > 0:
         mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
     mask = mask.reshape(n, h, w).astype(bool)
+    if within is not None:
+        mask &= within
     if extra is not None:
         mask |= extra
     keep = ~mask
