@@ -72,7 +72,7 @@ class Recognizer:
     reads frames the gate calls unsettled too (their observation still says ``settled: false``).
     ``tile_mix`` overrides the models' weight of the model in the tile features (``models.json``).
     ``cache`` (default: as ``stream``) lets the land reader skip hexes whose windows did not change.
-    ``count_turns`` overrides how many quarter turns of each window the member counter averages."""
+    ``count_turns`` overrides how many quarter turns of each window the member and shell counters average."""
 
     def __init__(
         self,
@@ -126,7 +126,7 @@ class Recognizer:
             self.encoder: Any = TileEncoder(self.models.tiles(), self.regions, hidden, mix)
             turns = int(self.models.setting("count_turns", 1)) if count_turns is None else count_turns
             members: Any = self.models.counter("members", turns)
-            shells: Any = self.models.counter("shells")
+            shells: Any = self.models.counter("shells", turns)
         else:
             self.encoder = PlainEncoder()
             baseline = _baseline_units(self.models)
