@@ -187,8 +187,8 @@ class Recognizer:
             return ExampleClassifier(np.zeros((0, 1), np.float32), [], temperature)
         px = self.encoder.px
         feats = []
-        for i in range(0, len(w), 256):
-            batch = np.asarray(w[i : i + 256], np.float32)
+        for i in range(0, len(w), 64):
+            batch = np.asarray(w[i : i + 64], np.float32)
             if batch.shape[1] != px:
                 batch = np.stack([cv2.resize(b, (px, px), interpolation=cv2.INTER_AREA) for b in batch])
             feats.append(self.encoder.encode(batch, group, key))
@@ -198,8 +198,8 @@ class Recognizer:
             # symbol is covered is then compared with examples covered alike (vision.occlusion.covers)
             tiles = [i for i, lb in enumerate(labels) if lb != EMPTY]
             masks = covers(px)
-            for i in range(0, len(tiles), 64):
-                sel = tiles[i : i + 64]
+            for i in range(0, len(tiles), 8):  # small batches: the onnxruntime arena keeps its peak
+                sel = tiles[i : i + 8]
                 batch = np.asarray(w[sel], np.float32)
                 if batch.shape[1] != px:
                     batch = np.stack([cv2.resize(b, (px, px), interpolation=cv2.INTER_AREA) for b in batch])
