@@ -219,7 +219,7 @@ def video_eval(a: argparse.Namespace, layout: Any, profile: Any, pack: Any, phot
     from vision.sources import RenderSource
     from vision.video import Pace
 
-    out = {
+    out: dict[str, Any] = {
         "frames": 0,
         "truth_settled": 0,
         "gate_settled": 0,
@@ -228,6 +228,7 @@ def video_eval(a: argparse.Namespace, layout: Any, profile: Any, pack: Any, phot
         "read": 0,
         "hand_frames": 0,
         "hand_flagged": 0,
+        "facts": {},
     }
     for v in range(a.video_sessions):
         s = 1000 + v
@@ -264,6 +265,10 @@ def video_eval(a: argparse.Namespace, layout: Any, profile: Any, pack: Any, phot
                 out["false_settled"] += 1
             if obs.settled and obs.registered:
                 sc = score(obs, observation_from_truth(truth))
+                for kind, (ok, tot) in sc.items():
+                    f = out["facts"].setdefault(kind, [0, 0])
+                    f[0] += ok
+                    f[1] += tot
                 out["read"] += 1
                 out["read_ok"] += int(all(ok == tot for ok, tot in sc.values()))
     return out

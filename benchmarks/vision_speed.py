@@ -90,7 +90,8 @@ def measure(folder: Path, threads: int) -> dict[str, object]:
         ("single photo", spread, False),
     )
     for scenario, images, stream in scenarios:
-        rec = Recognizer(lay, prof, folder / "box.json", stream=stream, quiet=0, threads=threads)
+        # a move per frame looks like a hand to the motion gate (it waits longer then): read anyway
+        rec = Recognizer(lay, prof, folder / "box.json", stream=stream, quiet=0, threads=threads, read_unsettled=stream)
         rec.read(images[0])  # warm-up (first onnxruntime run, maps)
         per: dict[str, list[float]] = {}
         for img in images[1:] + images[:1] if stream else images * 2:
@@ -100,7 +101,7 @@ def measure(folder: Path, threads: int) -> dict[str, object]:
             t0 = time.perf_counter()
             obs = rec.read(img)
             wall = (time.perf_counter() - t0) * 1000
-            assert obs.registered and obs.settled
+            assert obs.registered and (obs.settled or stream)
             for k, v in rec.timings.items():
                 per.setdefault(k, []).append(v)
             per.setdefault("wall", []).append(wall)

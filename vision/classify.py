@@ -3,7 +3,8 @@
 An :class:`ExampleClassifier` holds the feature vectors of the enrolled windows of one group (hexes,
 row slots or achievement positions) and their class names. A query's score for a class is its
 highest cosine similarity to any example of that class (1-nearest neighbour per class); the scores
-become probabilities with a softmax at ``temperature``. Whatever extracts the features (the ONNX
+become probabilities with a softmax at ``temperature``. With ``condense``, near-duplicate examples
+of a class (cosine similarity at least that) are kept once. Whatever extracts the features (the ONNX
 model or the colour-histogram baseline) is passed in; nothing here knows about pixels.
 """
 
@@ -17,9 +18,13 @@ import numpy as np
 class ExampleClassifier:
     """Per-class nearest-neighbour scores and softmax probabilities (see the module docstring)."""
 
-    def __init__(self, features: np.ndarray, labels: Sequence[str], temperature: float = 0.05) -> None:
+    def __init__(
+        self, features: np.ndarray, labels: Sequence[str], temperature: float = 0.05, condense: float | None = None
+    ) -> None:
         if len(features) != len(labels):
             raise ValueError(f"{len(features)} feature vectors for {len(labels)} labels")
+        if condense is not None and len(labels):
+            features, labels = _condense(np.asarray(features, np.float32), list(labels), condense)
         self.classes: list[str] = sorted(set(labels))
         self.index = {c: i for i, c in enumerate(self.classes)}
         order = np.argsort([self.index[lb] for lb in labels], kind="stable")
@@ -50,3 +55,21 @@ class ExampleClassifier:
     def column(self, name: str) -> int | None:
         """Index of class ``name`` (None when it was not enrolled)."""
         return self.index.get(name)
+
+
+def _condense(features: np.ndarray, labels: list[str], similar: float) -> tuple[np.ndarray, list[str]]:
+    """Per class, drop examples whose cosine similarity to an example kept before is at least
+    ``similar`` (near duplicates: the same tile seen from almost the same spot). A query's best
+    similarity to the class then changes by little, and comparing costs less."""
+    keep: list[int] = []
+    by_class: dict[str, list[int]] = {}
+    for i, lb in enumerate(labels):
+        by_class.setdefault(lb, []).append(i)
+    for idx in by_class.values():
+        kept: list[int] = []
+        for i in idx:
+            if not kept or float((features[kept] @ features[i]).max()) < similar:
+                kept.append(i)
+        keep += kept
+    keep.sort()
+    return features[keep], [labels[i] for i in keep]

@@ -29,9 +29,14 @@ class ColourNorm:
 
     def apply(self, pixels: np.ndarray) -> np.ndarray:
         """Normalised float32 BGR in 0..1 (printed white 255 = 1.0; values may exceed 1 a little)."""
-        x = pixels.astype(np.float32)
         g = np.asarray(self.gain, np.float32) * 255.0
         o = np.asarray(self.offset, np.float32)
+        if pixels.dtype == np.uint8 and pixels.ndim >= 2 and pixels.shape[-1] == 3 and pixels.size:
+            # 8-bit BGR: one table look-up per pixel (the same numbers, several times faster)
+            lut = np.clip((np.arange(256, dtype=np.float32)[:, None] - o) / g, 0.0, 1.5)
+            flat = np.ascontiguousarray(pixels).reshape(-1, 1, 3)
+            return cv2.LUT(flat, lut.reshape(1, 256, 3)).reshape(pixels.shape)
+        x = pixels.astype(np.float32)
         return np.clip((x - o) / g, 0.0, 1.5)
 
     def to_dict(self) -> dict[str, list[float]]:

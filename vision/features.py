@@ -108,6 +108,7 @@ class OnnxModel:
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
+        opts.enable_cpu_mem_arena = False  # memory back after each batch (a smaller peak)
         try:
             self.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types for a bad file

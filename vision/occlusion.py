@@ -69,9 +69,32 @@ def hidden_mask(
     threshold: float = HIDE_THRESHOLD,
     each: bool = False,
     grow: int = GROW,
+    extra: np.ndarray | None = None,
+    within: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`hide_colours` and the boolean mask (N x px x px) of the pixels it hid."""
-    return _hide(windows01, colours, threshold, each, grow)
+    """:func:`hide_colours` and the boolean mask (N x px x px) of the pixels it hid. ``extra``
+    (N x px x px bool) names more pixels to hide as if pieces lay there (see :func:`covers`);
+    ``within`` (px x px bool) limits the colour hiding to where pieces can lie (e.g. the stone
+    slots of an achievement tile: art of a player's colour elsewhere stays)."""
+    return _hide(windows01, colours, threshold, each, grow, extra, within)
+
+
+@cache
+def covers(px: int) -> np.ndarray:
+    """Boolean masks (K x px x px) of where members typically stand on a landscape tile: discs
+    around the window's centre, small to large and a little off centre. An enrolled tile seen with
+    one of these hidden looks like the same tile with members on it (their pixels hidden), so a
+    tile whose middle — often its symbol — is covered by members is compared with examples covered
+    alike, not with bare ones."""
+    yy, xx = np.mgrid[0:px, 0:px]
+    c = (px - 1) / 2
+    out = []
+    u = px / 40.0
+    for r, dx, dy in ((7, 0, 0), (9.5, 0, 0), (12, 0, 0), (9.5, 4, 0), (9.5, -4, 0), (9.5, 0, 4), (9.5, 0, -4)):
+        out.append(np.hypot(xx - c - dx * u, yy - c - dy * u) <= r * u)
+    m = np.stack(out)
+    m.setflags(write=False)
+    return m
 
 
 def _hide(
@@ -80,6 +103,8 @@ def _hide(
     threshold: float,
     each: bool,
     grow: int,
+    extra: np.ndarray | None = None,
+    within: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     out = np.array(windows01, np.float32, copy=True)
     n = len(out)
@@ -92,7 +117,7 @@ def _hide(
     for i, cols in enumerate(per):
         groups.setdefault(id(cols), []).append(i)
         keyed[id(cols)] = cols  # type: ignore[assignment]
-    if all(len(keyed[k]) == 0 for k in groups):
+    if all(len(keyed[k]) == 0 for k in groups) and extra is None:
         return out, none
     lb = lab(out)
     like = np.zeros(out.shape[:3], np.float32)
@@ -107,6 +132,10 @@ def _hide(
     if grow > 0:
         mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
     mask = mask.reshape(n, h, w).astype(bool)
+    if within is not None:
+        mask &= within
+    if extra is not None:
+        mask |= extra
     keep = ~mask
     counts = keep.sum(axis=(1, 2))
     sums = (out * keep[..., None]).sum(axis=(1, 2))

@@ -39,12 +39,13 @@ from rules.profile import BoxProfile, default_profile
 from .classify import ExampleClassifier
 from .colour import ColourNorm
 from .encoder import PlainEncoder, TileEncoder
-from .enrollment import Enrollment, check_frame, frame_norm
+from .enrollment import EMPTY, Enrollment, check_frame, frame_norm
 from .errors import EnrollmentError, ModelError
 from .features import AreaCounter, Models
 from .layout import Layout
 from .motion import GateState, MotionGate
 from .observation import Observation
+from .occlusion import covers
 from .readers.base import FrameContext, colour_sigma
 from .readers.board import BoardReader
 from .readers.land import LandReader
@@ -57,6 +58,8 @@ from .sampling import Sampler
 
 TEMPERATURE = {"model": 0.04, "histogram": 0.03}
 """Softmax temperature of the nearest-neighbour scores, per feature kind."""
+CONDENSE = 0.97
+"""Enrolled landscape examples at least this alike (cosine) are kept once (:class:`ExampleClassifier`)."""
 
 
 class Recognizer:
@@ -69,7 +72,7 @@ class Recognizer:
     reads frames the gate calls unsettled too (their observation still says ``settled: false``).
     ``tile_mix`` overrides the models' weight of the model in the tile features (``models.json``).
     ``cache`` (default: as ``stream``) lets the land reader skip hexes whose windows did not change.
-    ``count_turns`` overrides how many quarter turns of each window the member counter averages."""
+    ``count_turns`` overrides how many quarter turns of each window the member and shell counters average."""
 
     def __init__(
         self,
@@ -123,7 +126,7 @@ class Recognizer:
             self.encoder: Any = TileEncoder(self.models.tiles(), self.regions, hidden, mix)
             turns = int(self.models.setting("count_turns", 1)) if count_turns is None else count_turns
             members: Any = self.models.counter("members", turns)
-            shells: Any = self.models.counter("shells")
+            shells: Any = self.models.counter("shells", turns)
         else:
             self.encoder = PlainEncoder()
             baseline = _baseline_units(self.models)
@@ -147,7 +150,7 @@ class Recognizer:
         self.board = BoardReader(
             self.encoder, self.classifiers["board"], self.profile, colour_list, examples=board_examples
         )
-        self.tracks = TrackReader(colour_list)
+        self.tracks = TrackReader(colour_list, table=np.asarray(enr.table, np.float32))
         self.shells = ShellReader(shells, shell)
 
     @classmethod
@@ -184,12 +187,29 @@ class Recognizer:
             return ExampleClassifier(np.zeros((0, 1), np.float32), [], temperature)
         px = self.encoder.px
         feats = []
-        for i in range(0, len(w), 256):
-            batch = np.asarray(w[i : i + 256], np.float32)
+        for i in range(0, len(w), 64):
+            batch = np.asarray(w[i : i + 64], np.float32)
             if batch.shape[1] != px:
                 batch = np.stack([cv2.resize(b, (px, px), interpolation=cv2.INTER_AREA) for b in batch])
             feats.append(self.encoder.encode(batch, group, key))
-        return ExampleClassifier(np.concatenate(feats), labels, temperature)
+        labels = list(labels)
+        if group == "hex" and self.kind == "model":
+            # landscape tiles also as seen with members on them (their middle hidden): a tile whose
+            # symbol is covered is then compared with examples covered alike (vision.occlusion.covers)
+            tiles = [i for i, lb in enumerate(labels) if lb != EMPTY]
+            masks = covers(px)
+            for i in range(0, len(tiles), 8):  # small batches: the onnxruntime arena keeps its peak
+                sel = tiles[i : i + 8]
+                batch = np.asarray(w[sel], np.float32)
+                if batch.shape[1] != px:
+                    batch = np.stack([cv2.resize(b, (px, px), interpolation=cv2.INTER_AREA) for b in batch])
+                reps = np.repeat(batch, len(masks), axis=0)
+                cover = np.tile(masks, (len(batch), 1, 1))
+                feats.append(self.encoder.encode(reps, group, key, cover=cover))
+                labels += [labels[j] for j in sel for _ in range(len(masks))]
+        return ExampleClassifier(
+            np.concatenate(feats), labels, temperature, condense=CONDENSE if group == "hex" else None
+        )
 
     # --- reading --------------------------------------------------------------------------------
     def read(self, frame: np.ndarray, frame_no: int = 0, time_s: float | None = None) -> Observation:
@@ -228,7 +248,7 @@ class Recognizer:
         norm = frame_norm(image, reg, self.regions, self.sampler)
         if norm is not None:
             self.last_norm = norm
-        ctx = FrameContext(image, reg, self.last_norm, self.regions, self.sampler, timings)
+        ctx = FrameContext(image, reg, self.last_norm, self.regions, self.sampler, timings, tuple(res.seen))
         t3 = time.perf_counter()
         timings["colour"] = (t3 - t2) * 1000
         hexes, h1 = self.land.read(ctx, self.seats)

@@ -109,7 +109,12 @@ class Sampler:
         n, px = len(ps), ps.px
         if n == 0:
             return np.zeros((0, px, px, *image.shape[2:]), image.dtype)
-        out = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        rows = (32000 // px) * px  # cv2.remap wants maps under 32767 rows: cut a long stack in pieces
+        parts = [
+            cv2.remap(image, mx[i : i + rows], my[i : i + rows], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+            for i in range(0, len(mx), rows)
+        ]
+        out = parts[0] if len(parts) == 1 else np.concatenate(parts)
         return out.reshape((n, px, px, *image.shape[2:]))
 
     def inside(self, reg: Registration, ps: PatchSet) -> np.ndarray:

@@ -24,6 +24,8 @@ class FrameContext:
     regions: Regions
     sampler: Sampler
     timings: dict[str, float] = field(default_factory=dict)
+    markers: tuple[int, ...] = ()
+    """Ids of the markers registration found in this frame (visible, so nothing lies on them)."""
 
     def windows(self, ps: PatchSet) -> np.ndarray:
         """Normalised BGR windows (N x px x px x 3, float32 0..1)."""

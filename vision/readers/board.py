@@ -7,10 +7,12 @@ its own era; a face-down tile is the back of its era; a face-up tile never enrol
 ``?``. Confidences come from the assignment margins, as in the row.
 
 **Stones** are read per slot from colour: the mean likeness of the slot's disc to each player's
-enrolled colour, less what the bare tile itself shows of that colour there (from its enrolled
-windows: tile art in a player's colour is not a stone). The best colour counts as a stone when its likeness clears
-``threshold`` *and* clearly beats what the same slot shows of the other colours; trailing free
-slots are dropped, as in the Observation format.
+enrolled colour, less what the bare tile itself (or the back of its era, when it lies face down)
+shows of that colour there (from its enrolled windows: tile art in a player's colour is not a
+stone), as a share of the headroom the art leaves. The best colour counts as a stone when this
+clears ``threshold`` (0.18: between the highest value of free slots and the lowest of occupied
+ones on the tuning set, ``benchmarks/vision_diag.py --set tune``) *and* clearly beats what the same
+slot shows of the other colours; trailing free slots are dropped, as in the Observation format.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ class BoardReader:
         classifier: ExampleClassifier,
         profile: BoxProfile,
         colours: list[tuple[str, np.ndarray, float]],
-        threshold: float = 0.3,
+        threshold: float = 0.18,
         unknown_prior: float = 0.02,
         examples: tuple[np.ndarray, list[str]] | None = None,
     ) -> None:
@@ -126,17 +128,18 @@ class BoardReader:
                 out.append((name.split(":", 1)[1], conf))
         return out
 
-    def _background(self, ctx: FrameContext, tile: str | None) -> np.ndarray | None:
-        """Per stone slot and colour, how much the *bare* tile looks like that colour there (from
-        its enrolled windows), or None when the tile was not enrolled."""
-        if tile is None or self.examples is None:
+    def _background(self, ctx: FrameContext, label: str) -> np.ndarray | None:
+        """Per stone slot and colour, how much the *bare* tile (``achievement:<id>``, or the back of
+        an era, ``back:<era>``) looks like that colour there (from its enrolled windows), or None
+        when it was not enrolled."""
+        if self.examples is None or label.endswith(UNKNOWN):
             return None
-        if tile in self._bg:
-            return self._bg[tile]
+        if label in self._bg:
+            return self._bg[label]
         wins, labels = self.examples
-        sel = [i for i, lb in enumerate(labels) if lb == f"achievement:{tile}"]
+        sel = [i for i, lb in enumerate(labels) if lb == label]
         if not sel:
-            self._bg[tile] = None
+            self._bg[label] = None
             return None
         win = np.asarray(wins[sel], np.float32)
         px = win.shape[1]
@@ -150,7 +153,7 @@ class BoardReader:
             disc = np.hypot(xx - cx, yy - cy) <= max(r, 1.0)
             for j, (_, ref, spread) in enumerate(self.colours):
                 bg[k, j] = float(likeness(labs, ref, colour_sigma(spread))[:, disc].mean())
-        self._bg[tile] = bg
+        self._bg[label] = bg
         return bg
 
     def _stones(
@@ -169,9 +172,11 @@ class BoardReader:
         # take away what the bare tile itself shows of each colour at each slot (its art)
         index = {p: i for i, p in enumerate(ctx.regions.board_positions)}
         for i, (e, c, k, _) in enumerate(pts):
-            bg = self._background(ctx, tiles[index[(e, c)]])
+            tile = tiles[index[(e, c)]]
+            bg = self._background(ctx, f"back:{e}" if tile is None else f"achievement:{tile}")
             if bg is not None:
-                scores[i] = np.maximum(scores[i] - bg[k], 0.0)
+                # how far the slot moved from the bare art towards "all this colour"
+                scores[i] = np.maximum(scores[i] - bg[k], 0.0) / np.maximum(1.0 - bg[k], 0.2)
         best = scores.argmax(axis=1)
         top = scores[np.arange(len(pts)), best]
         srt = np.sort(scores, axis=1)

@@ -5,7 +5,9 @@ Lands are connected and grow from the starting triangle, so the reader walks out
 starting triangle, then the unread neighbours of every hex found to hold a tile, round after round
 (all seats in one batch per round), until no new tile turns up. The result is every tile plus the
 empty hexes around it — the same hexes the renderer's ground truth lists. Walking stays within the
-seat's land area widened by ``reach`` hexes. A window not wholly in the frame marks the seat's land
+seat's land area widened by ``reach`` hexes (or ``far`` hexes where no other seat's area is nearer:
+lands can grow long). A hex lying on a marker is empty: the layout keeps the markers clear (a
+tile there would hide the marker). A window not wholly in the frame marks the seat's land
 ``hidden`` and is left out.
 
 In a stream, a hex whose window did not change since it was last read keeps its reading
@@ -65,6 +67,7 @@ class LandReader:
         counter: CountModel,
         colours: Mapping[int, tuple[str, np.ndarray, float]],
         reach: float = 2.0,
+        far: float = 6.0,
         max_rounds: int = 16,
         cache: bool = False,
     ) -> None:
@@ -73,23 +76,52 @@ class LandReader:
         self.counter = counter
         self.colours = dict(colours)  # seat -> (colour name, Lab, spread)
         self.reach = reach
+        self.far = far
         self.max_rounds = max_rounds
         # a stream re-reads only the hexes whose windows changed (see ChangeCache)
         self.cache = ChangeCache() if cache else None
         self.count_cache = ChangeCache(cells=12) if cache else None
         self._near: dict[tuple[int, Hex], bool] = {}
+        self._marker: dict[tuple[int, Hex], int | None] = {}
+
+    def _outside(self, ctx: FrameContext, seat: int, at: np.ndarray) -> float:
+        """How far (mm) the table point ``at`` lies outside ``seat``'s land area (0 inside)."""
+        s = ctx.regions.layout.seats[seat]
+        c = at - np.asarray(s.area_center)
+        a = np.radians(-s.rotation)
+        x, y = np.cos(a) * c[0] - np.sin(a) * c[1], np.sin(a) * c[0] + np.cos(a) * c[1]
+        return float(max(abs(x) - s.area_size[0] / 2, abs(y) - s.area_size[1] / 2, 0.0))
+
+    def _marker_under(self, ctx: FrameContext, seat: int, h: Hex) -> int | None:
+        """The marker that hex ``h``'s centre lies on (the marker square grown by a quarter hex), if any."""
+        key = (seat, h)
+        if key not in self._marker:
+            lay = ctx.regions.layout
+            at = np.asarray(lay.hex_center(seat, h), np.float64)
+            found = None
+            for m in lay.markers:
+                c = at - np.asarray(m.center)
+                a = np.radians(-m.rotation)
+                x, y = np.cos(a) * c[0] - np.sin(a) * c[1], np.sin(a) * c[0] + np.cos(a) * c[1]
+                if max(abs(x), abs(y)) <= m.size / 2 + lay.hex.pitch / 4:
+                    found = m.id
+                    break
+            self._marker[key] = found
+        return self._marker[key]
 
     def _near_area(self, ctx: FrameContext, seat: int, h: Hex) -> bool:
+        """Whether the walk may read hex ``h`` of ``seat``: within its land area widened by ``reach``
+        hexes, or — a land may grow long — up to ``far`` hexes out as long as the hex lies nearer
+        to this seat's area than to any other seat's."""
         key = (seat, h)
         hit = self._near.get(key)
         if hit is None:
             lay = ctx.regions.layout
-            s = lay.seats[seat]
-            c = np.asarray(lay.hex_center(seat, h)) - s.area_center
-            a = np.radians(-s.rotation)
-            local = (np.cos(a) * c[0] - np.sin(a) * c[1], np.sin(a) * c[0] + np.cos(a) * c[1])
-            m = self.reach * lay.hex.pitch
-            hit = abs(local[0]) <= s.area_size[0] / 2 + m and abs(local[1]) <= s.area_size[1] / 2 + m
+            at = np.asarray(lay.hex_center(seat, h), np.float64)
+            out = self._outside(ctx, seat, at)
+            hit = out <= self.reach * lay.hex.pitch
+            if not hit and out <= self.far * lay.hex.pitch:
+                hit = all(out < self._outside(ctx, o, at) for o in range(len(lay.seats)) if o != seat)
             self._near[key] = hit
         return hit
 
@@ -104,6 +136,18 @@ class LandReader:
         while frontier and rounds < self.max_rounds:
             rounds += 1
             visited.update(frontier)
+            # a hex on a marker holds no tile: the layout keeps the markers clear (surely so when
+            # registration found the marker this frame; a marker not found may just be hidden by a
+            # neighbouring tile or an arm, so the confidence is lower then)
+            seen = set(ctx.markers)
+            for c in frontier:
+                m = self._marker_under(ctx, *c)
+                if m is not None:
+                    p = 1.0 if m in seen else 0.6
+                    results[c] = (EMPTY, p, p)
+            frontier = [c for c in frontier if c not in results]
+            if not frontier:
+                break
             ps = ctx.regions.hex_patches(frontier)
             inside = ctx.inside(ps)
             cells = [c for c, ok in zip(frontier, inside, strict=True) if ok]

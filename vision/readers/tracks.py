@@ -3,7 +3,9 @@
 Every player has exactly one marker per track, so the reader does not ask "is there a marker on
 this space" but "on which space is this colour's marker": for each track and colour it scores every
 space by how much of the space's window looks like the colour (likeness mass above the track's
-median, so a table that is itself a bit like the colour cancels out) and takes the best space. The
+median, so a table that is itself a bit like the colour cancels out; and each pixel's likeness taken
+relative to the bare table's enrolled colour, so that a table of nearly a player's colour — a dark
+table and black pieces — does not drown the marker) and takes the best space. The
 confidence grows with how far the best space beats the second.
 """
 
@@ -25,9 +27,15 @@ TRACK_PX = 24
 class TrackReader:
     """Reads the progress markers of the colours in play."""
 
-    def __init__(self, colours: list[tuple[str, np.ndarray, float]], window_mm: float | None = None) -> None:
+    def __init__(
+        self,
+        colours: list[tuple[str, np.ndarray, float]],
+        window_mm: float | None = None,
+        table: np.ndarray | None = None,
+    ) -> None:
         self.colours = colours
         self.window_mm = window_mm
+        self.table = table  # Lab of the bare table (enrolled), or None
 
     def read(self, ctx: FrameContext) -> tuple[list[TrackReading], set[str]]:
         """One reading per colour and track; ``{"tracks"}`` hidden when a space is out of view."""
@@ -47,6 +55,11 @@ class TrackReader:
         out = []
         for name, ref, spread in self.colours:
             like = likeness(labs, ref, colour_sigma(spread))
+            if self.table is not None:
+                # a pixel counts as far as it looks more like the colour than like the bare table
+                # (a dark table is "black" to the plain likeness; elsewhere this changes little)
+                bare = likeness(labs, self.table, colour_sigma(spread))
+                like = like * like / (like + bare + 1e-3)
             mass = (like > 0.5).mean(axis=(1, 2)) + 0.25 * like.mean(axis=(1, 2))
             start = 0
             for t in TRACK_NAMES:

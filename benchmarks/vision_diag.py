@@ -1,0 +1,191 @@
+"""Error breakdown of the camera pipeline: which fact, which place, which condition, which confusion.
+
+A diagnostic tool for working on the readers, not a figure for docs/benchmarks.md. Run from the
+repository root::
+
+    PYTHONPATH=. python benchmarks/vision_diag.py --set tune --sessions 6 --frames 8
+    PYTHONPATH=. python benchmarks/vision_diag.py --set eval --sessions 6 --frames 8 --of 24
+
+``--set tune`` uses the tuning set of ``models/tune.py`` (pack variants held out from the tile
+model's training, the training cameras' field of view, seeds of their own): diagnose and decide
+there. ``--set eval`` renders sessions of the held-out evaluation (``--of`` = the evaluation's
+session count, so that the conditions match ``benchmarks/vision_eval.py``) — only to check that a
+change helps there too, never to choose settings. Rendered frames and enrollments are cached under
+``--cache`` so that a rerun after a code change only reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(var, "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from models.splits import EVAL_SEED_BASE, HELD_OUT_PACK, TRAIN_FOV  # noqa: E402
+from rules.game import simulate  # noqa: E402
+from rules.profile import default_profile  # noqa: E402
+from vision.artpack import builtin_pack  # noqa: E402
+from vision.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions  # noqa: E402
+from vision.layout import default_layout  # noqa: E402
+from vision.observation import Observation, observation_from_truth  # noqa: E402
+from vision.recognizer import Recognizer  # noqa: E402
+from vision.render import Renderer  # noqa: E402
+
+TUNE_SEED_BASE = 5_000_000
+
+
+def sessions(a: argparse.Namespace) -> Any:
+    """Yield (name, seated layout, enrollment, frames [(image, truth dict, kelvin, tilt)]), cached."""
+    layout = default_layout()
+    cache = Path(a.cache) / a.set
+    cache.mkdir(parents=True, exist_ok=True)
+    photos: dict[str, Any] = {}
+    for s in range(a.first, a.first + a.sessions * a.every, a.every):
+        f = cache / f"s{s:03d}-of{a.of}-f{a.frames}.pkl"
+        if f.exists():
+            yield pickle.loads(f.read_bytes())
+            continue
+        if a.set == "eval":
+            pack = builtin_pack(HELD_OUT_PACK)
+            seed_base, fovs = EVAL_SEED_BASE, None
+        else:
+            from models.dataset import variant
+            from models.train import HELD_VARIANTS
+
+            packs = [variant(base, how.strip("-")) for base in ("classic", "bold") for how in HELD_VARIANTS]
+            pack = packs[s % len(packs)]
+            seed_base, fovs = TUNE_SEED_BASE, TRAIN_FOV
+        rng = np.random.default_rng([seed_base, s, 1])
+        players = int(rng.integers(2, 5))
+        game = simulate(players, seed_base + s, "greedy")
+        seated = layout.with_seats((0, 2)) if players == 2 else layout
+        cond = (
+            session_conditions(s, a.of, seated)
+            if fovs is None
+            else session_conditions(s, a.of, seated, seed_base, fovs)
+        )
+        renderer = Renderer(seated, pack, cond["texture"], seed=s)
+        if pack.name not in photos:
+            photos[pack.name] = photographed_pack(pack, seated)
+        enr = enroll_session(renderer, game, cond, photos[pack.name], seated)
+        frames = []
+        picks = np.linspace(2, len(game.states) - 1, a.frames).round().astype(int)
+        for i, mv in enumerate(picks):
+            lt, fx = frame_variation(cond, rng)
+            fr = renderer.render(game.states[int(mv)], cond["camera"], lt, fx, frame_seed=1000 + i)
+            _ok, jpg = cv2.imencode(".png", fr.image)
+            frames.append((jpg.tobytes(), fr.truth, cond["light"].kelvin, cond["camera"].tilt))
+        item = (f"{a.set}{s}", seated, enr, frames)
+        f.write_bytes(pickle.dumps(item))
+        yield item
+
+
+def diff(read: Observation, truth: Observation, errs: dict[str, Counter], where: str) -> None:
+    """Record every wrong fact with its confusion."""
+    rh = {(h.seat, h.hex): h for h in read.hexes}
+    for h in truth.hexes:
+        r = rh.get((h.seat, h.hex))
+
+        def lab(x: Any) -> str:
+            if x is None:
+                return "unread"
+            if not x.tile:
+                return "empty"
+            return "exhausted" if x.exhausted else str(x.resource)
+
+        if lab(r) != lab(h):
+            errs["tile"][f"{lab(h)}->{lab(r)}"] += 1
+            errs["tile@"][where] += 1
+            errs["tile@seat"][f"{where} seat {h.seat} {lab(h)}->{lab(r)}"] += 1
+        if h.tile:
+            t = sum(h.members.values())
+            got = sum(r.members.values()) if r is not None else -1
+            if r is None or dict(r.members) != dict(h.members):
+                errs["members"][f"{t}->{got}"] += 1
+                errs["members@"][where] += 1
+                errs["members_tile"][lab(h)] += 1
+                errs["members@seat"][f"{where} seat {h.seat} {lab(h)} {t}->{got}"] += 1
+    rs = {s.seat: s.count for s in read.shells}
+    for s in truth.shells:
+        if rs.get(s.seat) != s.count:
+            errs["seat shells"][f"{s.count}->{rs.get(s.seat)}"] += 1
+            errs["seat shells@"][where] += 1
+    rr = {s.slot: s for s in read.row}
+    for s in truth.row:
+        if s.tile is None:
+            continue
+        r = rr.get(s.slot)
+        if r is None or r.shells != s.shells:
+            errs["row shells"][f"{s.shells}->{r.shells if r else None}"] += 1
+        if r is None or r.tile != s.tile:
+            errs["row tile"][f"{s.tile}->{r.tile if r else None}"] += 1
+    rb = {(b.era, b.col): b for b in read.board}
+    for b in truth.board:
+        r = rb.get((b.era, b.col))
+        if r is None or r.tile != b.tile:
+            errs["achievement"][f"e{b.era} {b.tile}->{r.tile if r else None}"] += 1
+            errs["achievement@"][where] += 1
+        if r is None or tuple(r.stones) != tuple(b.stones):
+            errs["stones"][f"{b.stones}->{r.stones if r else None} on {b.tile}"] += 1
+            errs["stones@"][where] += 1
+    rt = {(t.colour, t.track): t.space for t in read.tracks}
+    for t in truth.tracks:
+        if rt.get((t.colour, t.track)) != t.space:
+            errs["tracks"][f"{t.colour} {t.track} {t.space}->{rt.get((t.colour, t.track))}"] += 1
+            errs["tracks@"][where] += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", choices=("tune", "eval"), default="tune")
+    ap.add_argument("--sessions", type=int, default=6)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--every", type=int, default=4, help="take every n-th session (spreads tilt and light)")
+    ap.add_argument("--of", type=int, default=24, help="sessions of the full set (conditions are stratified)")
+    ap.add_argument("--frames", type=int, default=8)
+    ap.add_argument("--cache", default="/tmp/vision-diag")
+    ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--json", help="write the totals here")
+    a = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    profile = default_profile()
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    errs: dict[str, Counter] = defaultdict(Counter)
+    timings: dict[str, list[float]] = defaultdict(list)
+    t0 = time.time()
+    for name, seated, enr, frames in sessions(a):
+        rec = Recognizer(seated, profile, enr, stream=False)
+        for i, (png, truth, kelvin, tilt) in enumerate(frames):
+            img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+            obs = rec.read(img, frame_no=i)
+            for st, v in rec.timings.items():
+                timings[st].append(v)
+            t = observation_from_truth(truth)
+            for k, (ok, tot) in score(obs, t).items():
+                totals[k][0] += ok
+                totals[k][1] += tot
+            diff(obs, t, errs, f"{name} {kelvin:.0f}K tilt{tilt:.0f}")
+        print(f"{name} done ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+    for k, (ok, tot) in totals.items():
+        print(f"{k:28s} {100 * ok / max(tot, 1):7.2f}%  ({tot - ok} wrong of {tot})")
+    print("median ms:", {k: round(float(np.median(v)), 1) for k, v in timings.items()})
+    for k in sorted(errs):
+        print(f"\n{k}: " + ", ".join(f"{c}x {v}" for v, c in errs[k].most_common(a.top)))
+    if a.json:
+        Path(a.json).write_text(json.dumps({k: v for k, v in totals.items()}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
