@@ -55,6 +55,7 @@ from tracker.link import AnswerError, TrackerLink
 from tracker.naive import NaiveTracker
 from tracker.noise import PRESETS, Noise
 from tracker.tracker import Option, Status, Tracker
+from tribes_companion.play import GATE_QUIET, GATE_QUIET_LONG
 from vision.artpack import builtin_pack
 from vision.camera import Camera
 from vision.effects import Effects
@@ -306,9 +307,11 @@ def _source(
         enrollment = enroll_setup(renderer, game, cond)
     else:
         enrollment = enroll_session(renderer, game, cond, photos, renderer.layout)
-    recognizer = Recognizer(renderer.layout, game.states[0].profile, enrollment, stream=True, fps=fps)
-    if args.gate_quiet_long is not None:
-        recognizer.gate.quiet_long = args.gate_quiet_long
+    recognizer = Recognizer(
+        renderer.layout, game.states[0].profile, enrollment, stream=True, fps=fps, quiet=args.gate_quiet
+    )
+    recognizer.gate.quiet_long = args.gate_quiet_long
+    recognizer.gate.reset()
     return RecognizerSource(recognizer, table_camera)
 
 
@@ -644,9 +647,18 @@ def main(argv: list[str] | None = None) -> int:
         "each missing kind, capture-sheet photos of events and achievements) or from the setup photo alone",
     )
     ap.add_argument(
+        "--gate-quiet",
+        type=float,
+        default=GATE_QUIET,
+        help=f"--source recognizer: seconds of stillness before a frame is settled (default {GATE_QUIET}, as camera "
+        "mode; shipped: 0.5)",
+    )
+    ap.add_argument(
         "--gate-quiet-long",
         type=float,
-        help="--source recognizer: seconds of stillness the motion gate asks for after a hand (default: as shipped)",
+        default=GATE_QUIET_LONG,
+        help=f"--source recognizer: the same after a hand was seen (default {GATE_QUIET_LONG}, as camera mode; "
+        "shipped: 2.0)",
     )
     ap.add_argument("--naive", action="store_true", help="the naive baseline instead of the tracker")
     ap.add_argument("--json", help="write the per-game results and the summary here")

@@ -134,10 +134,17 @@ def attach(
     camera_stats: Callable[[], dict[str, Any]] | None = None,
     leds: Callable[[], list[list[int]] | None] | None = None,
     source: str = "",
+    enroll: Callable[[], dict[str, Any]] | None = None,
+    enrollment_status: Callable[[], dict[str, Any]] | None = None,
 ) -> TrackerFeed:
     """Add camera mode to ``app``: ``link`` is a :class:`tracker.link.TrackerLink`, ``frames`` the hub
     the camera loop publishes to; ``camera_stats`` and ``leds`` report the loop's figures and the LED
-    frame; ``source`` says what the observations come from (shown on the page)."""
+    frame; ``source`` says what the observations come from (shown on the page). ``enroll`` (learn
+    the box from the newest frame and the current position; raises a ``ValueError`` subclass with a
+    one-line message for a user mistake) and ``enrollment_status`` (both return ``{"state": "needed" |
+    "enrolled" | "failed", "message", "learned", "missing", "path"}``, see
+    :mod:`tracker.enroll_flow`) are kept in the app extension (``camera["enroll"]``,
+    ``camera["enrollment_status"]``) for the page's enrollment panel."""
 
     def status() -> dict[str, Any]:
         out = link.status_dict()
@@ -149,7 +156,14 @@ def attach(
     feed = TrackerFeed(status)
     link.subscribe(feed.changed)
     app.extensions["tribes"]["runtime"].subscribe(feed.changed)
-    app.extensions["tribes"]["camera"] = {"link": link, "frames": frames, "feed": feed, "status": status}
+    app.extensions["tribes"]["camera"] = {
+        "link": link,
+        "frames": frames,
+        "feed": feed,
+        "status": status,
+        "enroll": enroll,
+        "enrollment_status": enrollment_status,
+    }
     app.register_blueprint(bp)
     return feed
 

@@ -1,0 +1,226 @@
+"""The camera pipeline as the real source of camera mode: the demo path and a replay through the real
+recognizer (rendered pictures read, no ground truth), ``serve --camera`` with a bad source, and the
+enrollment flow of camera mode (``tracker.enroll_flow``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.game import Game, simulate
+from tests.tracker_tests.footage import runtime_at
+from tribes_companion.cli import main
+from webui.runtime import GameRuntime
+
+pytest.importorskip("cv2")
+
+
+def _expected(game: Game, end: int) -> list[str]:
+    moves = [str(m) for m in game.moves[:end]]
+    while moves[-1].startswith("draw "):
+        moves.pop()  # drawn tiles are seen only once they are laid
+    return moves
+
+
+def test_demo_path_through_the_recognizer(tmp_path: Path) -> None:
+    """Issue 7's end-to-end test on the real pipeline: a short rendered game (held-out art pack, hands)
+    read picture by picture by the recognizer, enrolled from the rendered setup; the tracker commits
+    the moves into the runtime; the journal equals the simulated game's first moves."""
+    from tracker.loop import CameraLoop
+    from tribes_companion.play import SOURCES, sim_session
+    from webui.app import create_app
+    from webui.camera import FrameHub, attach
+
+    session = sim_session(tmp_path / "data", players=2, seed=1, width=640, end=4, pause=0.0)
+    assert session.source == SOURCES["recognizer"] and session.recognizer is not None
+    assert [str(m) for m in session.runtime.snapshot().moves] == [str(session.game.moves[0])]  # confirmed setup
+    app = create_app(session.runtime)
+    hub = FrameHub()
+    loop = CameraLoop(session.frames, session.recognize, session.link, annotate=session.annotate, publish=hub.publish)
+    attach(app, session.link, hub, camera_stats=loop.stats.to_dict, source=session.source)
+    loop.run()
+    client = app.test_client()
+    assert client.get("/api/journal").get_json()["moves"] == _expected(session.game, 4)
+    st = client.get("/api/tracker").get_json()
+    assert st["source"] == SOURCES["recognizer"] and "issue 6" not in st["source"]
+    assert st["camera"]["frames"] == len(session.playback.frames) and st["camera"]["errors"] == 0
+    assert st["kind"] == "watching"
+    assert client.get("/camera.jpg").data[:2] == b"\xff\xd8"
+    hub.close()
+    app.extensions["tribes"]["camera"]["feed"].close()
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Game]:
+    """The first moves of a 2-player game rendered to a 640 x 360 video WITHOUT its ground truth, and
+    the journal of the setup (for --setup)."""
+    from vision.artpack import builtin_pack
+    from vision.camera import Camera
+    from vision.effects import Effects
+    from vision.layout import default_layout
+    from vision.render import Renderer
+    from vision.video import Pace, render_video
+
+    tmp = tmp_path_factory.mktemp("replay-real")
+    game = simulate(2, 1, "greedy")
+    layout = default_layout().with_seats((0, 2))
+    renderer = Renderer(layout, builtin_pack("sketch"), seed=1)
+    camera = Camera.framing(layout, width=640, height=360, tilt=15, azimuth=20, margin=0.12)
+    out = tmp / "game.avi"
+    render_video(game, renderer, camera, out, effects=Effects(noise=2.0), pace=Pace(rest=1.0), start=1, end=6)
+    out.with_suffix(".truth.json").unlink()  # a video as a camera records it: pictures only
+    setup = tmp / "setup.json"
+    setup.write_text(json.dumps(game.to_dict()), encoding="utf-8")
+    import cv2
+
+    pack = tmp / "pack"  # the user's pictures of the tiles (here: the art itself)
+    pack.mkdir()
+    for key, face in renderer.pack.faces.items():
+        cv2.imwrite(str(pack / f"{key}.png"), face)
+    return out, setup, game
+
+
+def test_replay_reads_the_pictures_without_ground_truth(video: tuple[Path, Path, Game], tmp_path: Path, capsys) -> None:
+    """replay enrolls from the video's first still frame with the setup of --setup (and the tiles of
+    --pack) and reads every picture with the recognizer; the progress bar runs to the end."""
+    out, setup, game = video
+    target = tmp_path / "read.json"
+    pack = str(out.parent / "pack")
+    code = main(["replay", str(out), "--setup", str(setup), "--moves", "1", "--pack", pack, "-o", str(target)])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    moves = json.loads(target.read_text())["moves"]
+    # the last move is followed by only a second of quiet table: it may still wait for more
+    assert moves[:5] == _expected(game, 5) and moves == _expected(game, len(moves))
+    assert "the camera pipeline, enrolled from frame" in captured.out
+    assert "100.0%" in captured.err
+    # without the setup move there is nothing to enroll from; --truth needs the ground truth
+    for argv, words in [
+        (["--players", "Ada:red,Bo:blue"], "must hold the setup move"),
+        (["--setup", str(setup), "--moves", "1", "--truth"], "no ground truth"),
+        (["--setup", str(setup), "--enrollment", str(tmp_path / "none.json")], "no such enrollment file"),
+    ]:
+        code = main(["replay", str(out), *argv, "-o", str(tmp_path / "x.json")])
+        err = capsys.readouterr().err
+        assert code == 2 and words in err and err.count("\n") == 1, (argv, err)
+
+
+def test_serve_camera_bad_sources_are_one_line(tmp_path: Path, capsys) -> None:
+    (tmp_path / "empty").mkdir()
+    bad_enrollment = tmp_path / "box.json"
+    bad_enrollment.write_text("{", encoding="utf-8")
+    cases = [
+        ([str(tmp_path / "no.mp4")], "no such camera, video file, folder or URL"),
+        (["ftp://example.org/table"], "unsupported URL scheme"),
+        ([str(tmp_path / "empty")], "holds no images"),
+        ([str(tmp_path / "empty"), "--enrollment", str(bad_enrollment)], "holds no images"),
+        (["0", "--enrollment", str(bad_enrollment)], "not valid JSON"),
+        (["0", "--seats", "a,b"], "--seats"),
+    ]
+    for extra, words in cases:
+        code = main(["serve", "--port", "0", "--data", str(tmp_path / "data"), "--camera", *extra])
+        err = capsys.readouterr().err
+        assert code == 2 and words in err and err.count("\n") == 1, (extra, err)
+
+
+# --- the enrollment flow ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def table() -> dict[str, Any]:
+    """A 2-player game and a 640 x 360 picture of its table after the setup, with one with a hand."""
+    from vision.artpack import builtin_pack
+    from vision.camera import Camera
+    from vision.effects import Effects
+    from vision.hands import Hand
+    from vision.layout import default_layout
+    from vision.render import Renderer
+
+    game = simulate(2, 1, "greedy")
+    layout = default_layout().with_seats((0, 2))
+    renderer = Renderer(layout, builtin_pack("sketch"), seed=1)
+    camera = Camera.framing(layout, width=640, height=360, tilt=15, azimuth=20, margin=0.12)
+    fx = Effects(noise=2.0)
+    setup = renderer.render(game.states[1], camera, None, fx, frame_seed=1, truth=False).image
+    hand = renderer.render(
+        game.states[1], camera, None, fx, [Hand(0, layout.hex_center(0, (0, 0)), 40.0)], frame_seed=2, truth=False
+    ).image
+    return {"game": game, "setup": setup, "hand": hand}
+
+
+def test_enrollment_flow_needed_then_enrolled(tmp_path: Path, table: dict[str, Any]) -> None:
+    """Camera mode without an enrollment: 'needed'; each user mistake raises EnrollMistake (a
+    ValueError, one line) and leaves the state 'failed'; after the setup is entered and the table is
+    still, enroll() learns the box from the newest picture, saves it in the data folder and hands a
+    recognizer over, which reads the setup as the game says."""
+    import numpy as np
+
+    from tracker.enroll_flow import ENROLLMENT_NAME, EnrollFlow, EnrollMistake
+
+    game = table["game"]
+    rt = GameRuntime(tmp_path, fsync=False)
+    got: list[Any] = []
+    flow = EnrollFlow(rt, tmp_path, got.append)
+    st = flow.status()
+    assert st["state"] == "needed" and st["path"] is None and st["learned"] == [] and st["message"]
+    assert set(st) == {"state", "message", "learned", "missing", "path"}
+
+    def mistake(words: str) -> None:
+        with pytest.raises(EnrollMistake, match=words) as info:
+            flow.enroll()
+        assert isinstance(info.value, ValueError) and "\n" not in str(info.value)
+        assert flow.status()["state"] == "failed" and flow.status()["message"] == str(info.value)
+        assert got == []
+
+    mistake("no game")
+    rt.new_game([(p.name, p.colour) for p in game.states[0].players])
+    mistake("setup is not entered")
+    rt.submit(game.moves[0])
+    mistake("no camera picture")
+    blank = np.full((360, 640, 3), 128, np.uint8)
+    for k in range(12):  # a still picture without the table's markers
+        flow.look(blank, k / 10)
+    mistake("no table markers")
+    for k in range(3):  # a hand over the table: not still
+        flow.look(table["hand"] if k % 2 else table["setup"], 2 + k / 10)
+    mistake("hands or motion")
+    assert not (tmp_path / ENROLLMENT_NAME).exists()
+    for k in range(25):
+        still = flow.look(table["setup"], 3 + k / 10)
+    assert still
+    st = flow.enroll()
+    assert st["state"] == "enrolled" and st == flow.status()
+    assert st["path"] == str(tmp_path / ENROLLMENT_NAME) and Path(st["path"]).exists()
+    assert "hex:resource:goat" in st["learned"] and "row:action:off" in st["learned"]
+    assert "row:event:wolves" in st["missing"]  # events are not on the table at setup
+    (rec,) = got
+    for k in range(7):  # the stream's motion gate: still for a while
+        obs = rec.read(table["setup"], k, k / 10)
+    assert obs.registered and obs.settled
+    row = [s.tile for s in obs.row if s.tile]
+    assert row == [r.tile for r in game.states[1].row]
+    # a later mistake keeps the enrollment in use
+    mistake_flow = flow
+    mistake_flow.look(table["hand"], 9.0)
+    with pytest.raises(EnrollMistake, match="hands or motion"):
+        mistake_flow.enroll()
+    assert flow.status()["state"] == "enrolled" and "still in use" in flow.status()["message"]
+
+
+def test_camera_attach_keeps_the_enrollment_callables(tmp_path: Path) -> None:
+    """webui.camera.attach stores enroll= and enrollment_status= for the page's enrollment panel."""
+    from tracker.link import TrackerLink
+    from webui.app import create_app
+    from webui.camera import FrameHub, attach
+
+    rt = runtime_at(tmp_path, simulate(2, 1, "greedy"), 1)
+    app = create_app(rt)
+
+    def status() -> dict[str, Any]:
+        return {"state": "needed", "message": "m", "learned": [], "missing": [], "path": None}
+
+    attach(app, TrackerLink(rt, freeze_gc=False), FrameHub(), enroll=status, enrollment_status=status)
+    cam = app.extensions["tribes"]["camera"]
+    assert cam["enroll"] is status and cam["enrollment_status"] is status
+    app.extensions["tribes"]["camera"]["feed"].close()
