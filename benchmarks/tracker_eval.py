@@ -169,6 +169,8 @@ class SimUser:
             except AnswerError:
                 continue
             self.counts["dismiss" if ev.kind == "dismiss" else ("answer" if kind == "prompt" else "fix")] += 1
+            why = item.reason if kind == "prompt" else item.message
+            self.log.append(f"frame {frame.index} ({frame.tag or 'plain'}): {kind} answered: {why[:160]}")
             return ev.kind
         ok = _fits(record, expect, self.truth)
         shown = st.kind in (*FLAGS, "changing")
@@ -686,8 +688,8 @@ def main(argv: list[str] | None = None) -> int:
                 print("   silent:", note)
             for note in r.wrong_notes[:5]:
                 print("   wrong write:", note)
-            for note in r.manual_notes[:5]:
-                print("   manual:", note)
+            for note in r.manual_notes[:8]:
+                print("   user:", note)
             if r.reading:
                 print("   reading:", json.dumps({k: v for k, v in r.reading.items() if k != "read_ms"}))
                 for note in r.reading_notes[:12]:
