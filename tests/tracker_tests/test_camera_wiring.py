@@ -224,3 +224,30 @@ def test_camera_attach_keeps_the_enrollment_callables(tmp_path: Path) -> None:
     cam = app.extensions["tribes"]["camera"]
     assert cam["enroll"] is status and cam["enrollment_status"] is status
     app.extensions["tribes"]["camera"]["feed"].close()
+
+
+def test_an_exhausted_tile_is_read_by_its_back() -> None:
+    """The camera pipeline reads an exhausted tile as its back (resource unknown, vision.evaluation
+    scores only 'exhausted'): the tracker's land fact of an exhausted tile is (None, True) both as
+    predicted and as read, whatever resource a reader names; a face-up tile keeps its resource."""
+    from rules.moves import Achieve
+    from tracker.facts import Seating, observation_facts, table_view
+    from vision.observation import HexReading, Observation
+
+    game = simulate(2, 1, "greedy")
+    i = next(k for k, m in enumerate(game.moves) if isinstance(m, Achieve) and m.jokers)
+    state = game.states[i + 1]
+    view = table_view(state, Seating.of(state))
+    g = game.states[i].to_move
+    h = game.moves[i].jokers[0]
+    tile = state.players[g].land[h]
+    assert tile.exhausted and view[("land", g, h)] == (None, True)
+    read = [
+        HexReading(g, h, True, r, True)  # the back, with or without a resource named
+        for r in (None, tile.resource)
+    ]
+    for reading in read:
+        facts = observation_facts(Observation(hexes=(reading,)))
+        assert facts[("land", g, h)][0] == (None, True)
+    up = next(x for x, t in state.players[g].land.items() if not t.exhausted)
+    assert view[("land", g, up)] == (state.players[g].land[up].resource, False)
