@@ -251,3 +251,31 @@ def test_an_exhausted_tile_is_read_by_its_back() -> None:
         assert facts[("land", g, h)][0] == (None, True)
     up = next(x for x, t in state.players[g].land.items() if not t.exhausted)
     assert view[("land", g, up)] == (state.players[g].land[up].resource, False)
+
+
+def test_a_weakly_read_reveal_is_never_passed_over(tmp_path: Path) -> None:
+    """R-ACH-8: the tile turned up above an achievement, read with the modest confidence the camera
+    pipeline gives photographed tiles (0.77; the face-down neighbours at 0.5, "cannot tell"): the
+    tracker does not call the table matched with the reveal missing from the record; it commits the
+    read tile or asks with it first."""
+    from dataclasses import replace
+
+    from rules.moves import Reveal
+    from tests.tracker_tests.footage import Footage, feed, find
+
+    game = simulate(2, 1, "greedy")
+    i = find(game, lambda s, m: isinstance(m, Reveal))
+    after = game.states[i + 1]
+    rt = runtime_at(tmp_path, game, i)  # the achievement is in the record, the reveal pending
+
+    def weak(_k: int, obs: Any) -> Any:
+        board = tuple(replace(b, tile_conf=0.77 if b.tile else 0.5) if b.era > 1 else b for b in obs.board)
+        return replace(obs, board=board)
+
+    run = feed(rt, Footage().show(game.states[i], 0.3, edit=weak).hand().show(after, 3.0, edit=weak))
+    final = run.statuses[-1]
+    if run.moves == [str(m) for m in game.moves[: i + 1]]:
+        assert not run.prompts()  # committed as read
+    else:
+        assert final.kind == "prompt" and final.prompt is not None
+        assert [str(m) for m in final.prompt.options[0].moves] == [str(game.moves[i])]
