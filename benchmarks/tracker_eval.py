@@ -221,17 +221,18 @@ def _fits(record: list[Move], expect: list[Move], truth: list[Move]) -> bool:
 
 
 def _consistent(options: tuple[Option, ...], record: list[Move], expect: list[Move], truth: list[Move]) -> int | None:
-    """The option that brings the record closest to what the table shows (None: none fits)."""
-    best, best_len = None, -1
+    """The option that brings the record closest to what the table shows; "nothing happened" only
+    when no option with moves fits (None: none fits)."""
+    best, best_len, nothing = None, -1, None
     for i, o in enumerate(options):
         if not o.moves and not o.back:
             if _fits(record, expect, truth):
-                return i  # nothing happened: dismiss
+                nothing = i
             continue
         new = record[: len(record) - o.back] + list(o.moves)
         if _fits(new, expect, truth) and len(new) > best_len:
             best, best_len = i, len(new)
-    return best
+    return best if best is not None else nothing
 
 
 def run_game(spec: GameSpec, args: argparse.Namespace) -> GameResult:
