@@ -279,3 +279,23 @@ def test_a_weakly_read_reveal_is_never_passed_over(tmp_path: Path) -> None:
     else:
         assert final.kind == "prompt" and final.prompt is not None
         assert [str(m) for m in final.prompt.options[0].moves] == [str(game.moves[i])]
+
+
+def test_no_setup_is_read_off_exhausted_starting_tiles() -> None:
+    """A table whose starting tiles show their backs (exhausted: resource unseen) gives no setup
+    proposal (the setup's resources cannot be read there) instead of an unprintable Setup move."""
+    from tracker.evidence import Evidence
+    from tracker.facts import Seating, observation_facts, observation_of_view, table_view
+    from tracker.propose import TableRead, propose
+
+    game = simulate(2, 1, "greedy")
+    start, setup = game.states[0], game.states[1]
+    seating = Seating.of(setup)
+    view = dict(table_view(setup, seating))
+    exhausted = {k: (None, True) for k, v in view.items() if k[0] == "land" and v is not None}
+    assert exhausted
+    view.update(exhausted)
+    read = TableRead(Evidence.fuse([observation_facts(observation_of_view(view))]), seating)
+    assert propose(start, read) == []
+    plain = TableRead(Evidence.fuse([observation_facts(observation_of_view(table_view(setup, seating)))]), seating)
+    assert [str(m) for m in propose(start, plain)] == [str(game.moves[0])]
