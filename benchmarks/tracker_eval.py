@@ -9,9 +9,17 @@ the answer the true game implies) and, if the record stays wrong with a desync s
 corrects it by hand. The final record is compared with the simulated game.
 
 Observation sources (``--source``): ``truth`` — the renderer's ground truth read perfectly
-(``observation_from_truth``) and degraded by ``tracker.noise`` (``--noise realistic|heavy|none``);
-``recognizer`` — the camera pipeline (``vision.recognizer.Recognizer``) on rendered frames, once it
-is merged. ``--naive`` runs the naive baseline (``tracker.naive``) instead of the tracker.
+(``observation_from_truth``) and degraded by ``tracker.noise`` (``--noise realistic|heavy|none``): the
+tracker's reasoning apart from real reading errors; ``recognizer`` — the camera pipeline
+(``vision.recognizer.Recognizer``) reading every rendered picture (1920 x 1080 by default, sensor noise
+``--sensor-noise``), enrolled as a user enrolls (``--enroll full``: the setup picture with the setup
+confirmed, a picture with one tile of each missing resource and the starting tiles turned over, and
+capture-sheet photos of the events and achievements, ``vision.evaluation.enroll_session``; the setup
+move is then entered, as the user confirmed it), with camera mode's motion-gate setting
+(``--gate-quiet``, ``--gate-quiet-long``; shipped: 0.5 and 2.0). Occlusions are simulated only in the
+truth source (the renderer draws no cup). It also scores each frame both the script and the gate call
+settled against the ground truth, fact by fact (``reading`` in the summary), to tell reading errors
+from tracker errors. ``--naive`` runs the naive baseline (``tracker.naive``) instead of the tracker.
 
 Metrics (per game and overall):
 
@@ -30,6 +38,7 @@ Usage::
     python benchmarks/tracker_eval.py --games 30 --jobs 2            # the figures in docs/benchmarks.md
     python benchmarks/tracker_eval.py --games 30 --jobs 2 --naive    # the baseline
     python benchmarks/tracker_eval.py --games 3 --noise heavy -v     # quick look, per-game lines
+    python benchmarks/tracker_eval.py --source recognizer --games 3 --moves 15 -v   # read by the pipeline
 """
 
 from __future__ import annotations
@@ -55,9 +64,12 @@ from tracker.link import AnswerError, TrackerLink
 from tracker.naive import NaiveTracker
 from tracker.noise import PRESETS, Noise
 from tracker.tracker import Option, Status, Tracker
+from tribes_companion.play import GATE_QUIET, GATE_QUIET_LONG
 from vision.artpack import builtin_pack
 from vision.camera import Camera
+from vision.effects import Effects
 from vision.layout import default_layout
+from vision.lighting import Light
 from vision.playback import PlaybackFrame, Script, TableCamera, timeline
 from vision.render import Renderer
 from vision.table import TableModel
@@ -85,6 +97,7 @@ class GameResult:
 
     spec: dict[str, Any]
     moves: int = 0
+    preset: int = 0  # moves entered by the user before the camera started (not scored)
     auto_ok: int = 0
     prompted: int = 0
     wrong_final: int = 0
@@ -105,6 +118,8 @@ class GameResult:
     final_equal: bool = False
     seconds: float = 0.0
     interventions: dict[str, int] = field(default_factory=dict)
+    reading: dict[str, Any] = field(default_factory=dict)
+    reading_notes: list[str] = field(default_factory=list)
 
 
 def specs(n: int, first_seed: int = 1) -> list[GameSpec]:
@@ -163,6 +178,8 @@ class SimUser:
             except AnswerError:
                 continue
             self.counts["dismiss" if ev.kind == "dismiss" else ("answer" if kind == "prompt" else "fix")] += 1
+            why = item.reason if kind == "prompt" else item.message
+            self.log.append(f"frame {frame.index} ({frame.tag or 'plain'}): {kind} answered: {why[:160]}")
             return ev.kind
         ok = _fits(record, expect, self.truth)
         shown = st.kind in (*FLAGS, "changing")
@@ -213,32 +230,36 @@ def _fits(record: list[Move], expect: list[Move], truth: list[Move]) -> bool:
 
 
 def _consistent(options: tuple[Option, ...], record: list[Move], expect: list[Move], truth: list[Move]) -> int | None:
-    """The option that brings the record closest to what the table shows (None: none fits)."""
-    best, best_len = None, -1
+    """The option that brings the record closest to what the table shows; "nothing happened" only
+    when no option with moves fits (None: none fits)."""
+    best, best_len, nothing = None, -1, None
     for i, o in enumerate(options):
         if not o.moves and not o.back:
             if _fits(record, expect, truth):
-                return i  # nothing happened: dismiss
+                nothing = i
             continue
         new = record[: len(record) - o.back] + list(o.moves)
         if _fits(new, expect, truth) and len(new) > best_len:
             best, best_len = i, len(new)
-    return best
+    return best if best is not None else nothing
 
 
 def run_game(spec: GameSpec, args: argparse.Namespace) -> GameResult:
     """Play, film and track one game."""
     t_start = time.perf_counter()
     game = simulate(spec.players, spec.seed, spec.policy)
-    truth = list(game.moves)
+    end = len(game.moves) if not args.moves else min(len(game.moves), args.moves + 1)
+    while end > 1 and game.moves[end - 1].kind == "draw":
+        end -= 1  # drawn tiles are seen only once they are laid
+    truth = list(game.moves[:end])
     rng = random.Random(spec.seed)
     base = default_layout()
     layout = base.with_seats((0, 2)) if spec.players == 2 else base
     renderer = Renderer(layout, builtin_pack(args.pack), seed=spec.seed)
     camera = Camera.framing(
         layout,
-        width=1920,
-        height=1080,
+        width=args.width,
+        height=round(args.width * 9 / 16),
         tilt=rng.uniform(0, 30),
         azimuth=rng.choice((0, 30, 90, 180, 270)),
         margin=0.12,
@@ -253,8 +274,8 @@ def run_game(spec: GameSpec, args: argparse.Namespace) -> GameResult:
         occlusions=spec.occlusions,
         seed=spec.seed,
     )
-    pb = timeline(game, layout, colours, script, Pace(rest=args.rest))
-    source = _source(args, renderer, camera)
+    pb = timeline(game, layout, colours, script, Pace(rest=args.rest), end=end)
+    source = _source(args, renderer, camera, game, pb.fps)
     noise = Noise(PRESETS[args.noise], spec.seed, [p.colour for p in game.state.players])
     res = GameResult(asdict(spec), moves=len(truth), frames=len(pb.frames))
     res.knocks = sum(1 for e in pb.events if e[1] == "knock")
@@ -262,10 +283,15 @@ def run_game(spec: GameSpec, args: argparse.Namespace) -> GameResult:
     with tempfile.TemporaryDirectory(prefix="tracker-eval-") as tmp:
         runtime = GameRuntime(tmp, fsync=False)
         runtime.new_game([(p.name, p.colour) for p in game.states[0].players])
+        if args.source == "recognizer":
+            runtime.submit(truth[0])  # the setup the user confirmed to enroll (vision needs it first)
         factory: Callable[..., Any] = NaiveTracker if args.naive else Tracker
         link = TrackerLink(runtime, factory=factory)
         user = SimUser(truth)
         _track(pb.frames, game, source, noise, link, runtime, user, res, args)
+        if isinstance(source, RecognizerSource):
+            res.reading = source.stats
+            res.reading_notes = source.notes
         final = list(runtime.snapshot().moves)
         runtime.close()
     res.final_equal = final == truth
@@ -275,20 +301,117 @@ def run_game(spec: GameSpec, args: argparse.Namespace) -> GameResult:
     return res
 
 
-def _source(args: argparse.Namespace, renderer: Renderer, camera: Camera) -> Callable[[PlaybackFrame], Any]:
-    table_camera = TableCamera(renderer, camera)
+def _source(
+    args: argparse.Namespace, renderer: Renderer, camera: Camera, game: Any, fps: float
+) -> Callable[[PlaybackFrame], Any]:
+    """The observation of each playback frame: the ground truth (``truth``; noise is added later) or
+    the camera pipeline reading the rendered picture (``recognizer``), enrolled as a user would."""
     if args.source == "truth":
-        return table_camera.observe
-    try:
-        from vision.recognizer import Recognizer  # type: ignore[import-not-found]
-    except ImportError:
-        raise SystemExit("--source recognizer needs the camera pipeline (vision.recognizer, issue 6)") from None
-    recognizer = Recognizer.for_layout(renderer.layout)  # pragma: no cover - after issue 6 is merged
+        return TableCamera(renderer, camera).observe
+    from vision.evaluation import enroll_session, photographed_pack
+    from vision.recognizer import Recognizer
 
-    def read(frame: PlaybackFrame) -> Any:  # pragma: no cover
-        return recognizer(table_camera.image(frame), time=frame.time, frame=frame.index)
+    light = Light()
+    table_camera = TableCamera(renderer, camera, light, Effects(noise=args.sensor_noise))
+    cond = {"camera": camera, "light": light, "noise": args.sensor_noise}
+    photos = photographed_pack(renderer.pack, renderer.layout) if args.enroll == "full" else None
+    if photos is None:
+        enrollment = enroll_setup(renderer, game, cond)
+    else:
+        enrollment = enroll_session(renderer, game, cond, photos, renderer.layout)
+    recognizer = Recognizer(
+        renderer.layout, game.states[0].profile, enrollment, stream=True, fps=fps, quiet=args.gate_quiet
+    )
+    recognizer.gate.quiet_long = args.gate_quiet_long
+    recognizer.gate.reset()
+    return RecognizerSource(recognizer, table_camera)
 
-    return read
+
+class RecognizerSource:
+    """The camera pipeline on the rendered pictures of playback frames; also scores each reading
+    the recognizer calls settled against the ground truth (per fact kind) and counts how its motion
+    gate agrees with the script (``stats``), to tell reading errors from tracker errors."""
+
+    def __init__(self, recognizer: Any, table_camera: TableCamera) -> None:
+        self.recognizer = recognizer
+        self.table_camera = table_camera
+        self.stats: dict[str, Any] = {"misread": {}, "read": {}, "gate": {}, "read_ms": []}
+        self.notes: list[str] = []
+
+    def __call__(self, frame: PlaybackFrame) -> Any:
+        from vision.evaluation import score
+
+        image = self.table_camera.image(frame)
+        t0 = time.perf_counter()
+        obs = self.recognizer.read(image, frame_no=frame.index, time_s=frame.time)
+        self.stats["read_ms"].append(1000 * (time.perf_counter() - t0))
+        gate = self.stats["gate"]
+        key = f"script {'settled' if frame.settled else 'hand'} / read {'settled' if obs.settled else 'moving'}"
+        gate[key] = gate.get(key, 0) + 1
+        if obs.settled and obs.registered and frame.settled:
+            truth = self.table_camera.observe(frame)
+            for kind, (ok, tot) in score(obs, truth).items():
+                self.stats["read"][kind] = self.stats["read"].get(kind, 0) + tot
+                if ok != tot:
+                    self.stats["misread"][kind] = self.stats["misread"].get(kind, 0) + tot - ok
+            wrong = _misreads(obs, truth)
+            if wrong and (not self.notes or self.notes[-1].split(": ", 1)[1] != "; ".join(wrong)):
+                self.notes.append(f"frame {frame.index}: " + "; ".join(wrong))
+        return obs
+
+
+def _misreads(read: Any, truth: Any) -> list[str]:
+    """The facts of ``read`` that differ from ``truth``, as short text (seen / true)."""
+    out = []
+    rh = {(h.seat, h.hex): h for h in read.hexes}
+    for h in truth.hexes:
+        r = rh.get((h.seat, h.hex))
+
+        def txt(x: Any) -> str:
+            if x is None:
+                return "-"
+            if not x.tile:
+                return "empty"
+            kind = "exhausted" if x.exhausted else str(x.resource)
+            return kind + (f" {dict(x.members)}" if x.members else "")
+
+        a, b = txt(r), txt(h)
+        if r is not None and h.tile and r.tile and h.exhausted and r.exhausted:
+            a, b = txt(r).replace(str(r.resource), ""), txt(h).replace(str(h.resource), "")
+        if a != b:
+            out.append(f"hex {h.seat}:{h.hex[0]},{h.hex[1]} {a} / {b}")
+    rr = {s.slot: s for s in read.row}
+    for s in truth.row:
+        r = rr.get(s.slot)
+        if r is None or (r.tile, r.shells) != (s.tile, s.shells):
+            out.append(f"slot {s.slot} {r.tile if r else '-'}({r.shells if r else '-'}) / {s.tile}({s.shells})")
+    rb = {(b.era, b.col): b for b in read.board}
+    for b in truth.board:
+        r = rb.get((b.era, b.col))
+        if r is None or (r.tile, tuple(r.stones)) != (b.tile, tuple(b.stones)):
+            seen = f"{r.tile}{list(r.stones)}" if r else "-"
+            out.append(f"board {b.era}.{b.col} {seen} / {b.tile}{list(b.stones)}")
+    rt = {(t.colour, t.track): t.space for t in read.tracks}
+    for t in truth.tracks:
+        if rt.get((t.colour, t.track)) != t.space:
+            out.append(f"track {t.colour} {t.track} {rt.get((t.colour, t.track))} / {t.space}")
+    rs = {s.seat: s.count for s in read.shells}
+    for s in truth.shells:
+        if rs.get(s.seat) != s.count:
+            out.append(f"shells seat {s.seat} {rs.get(s.seat)} / {s.count}")
+    return out
+
+
+def enroll_setup(renderer: Renderer, game: Any, cond: dict[str, Any]) -> Any:
+    """Enrollment from the setup photo alone (the user confirms the setup; no extra photos)."""
+    from vision.enrollment import Enroller, labels_from_state
+
+    en = Enroller(renderer.layout, game.states[0].profile)
+    setup = game.states[1]
+    img = renderer.render(setup, cond["camera"], cond["light"], Effects(noise=cond["noise"]), frame_seed=1).image
+    obs, seats = labels_from_state(setup)
+    en.add_frame(img, obs, seats, "setup")
+    return en.build()
 
 
 def _track(
@@ -302,9 +425,10 @@ def _track(
     res: GameResult,
     args: argparse.Namespace,
 ) -> None:
-    truth = list(game.moves)
+    truth = list(game.moves[: res.moves])
     writes: dict[int, list[tuple[Move, str]]] = {}
-    record: list[Move] = []
+    record: list[Move] = list(runtime.snapshot().moves)
+    preset = len(record)  # moves entered before the camera started (the confirmed setup)
     complete_at: dict[int, float] = {}  # move index -> time the table first showed it complete, settled
     complete_frame: dict[int, int] = {}
     div_start: PlaybackFrame | None = None
@@ -324,7 +448,7 @@ def _track(
                     complete_at[i] = f.time
                     complete_frame[i] = f.index
         obs = source(f)
-        if args.noise != "none":
+        if args.noise != "none" and args.source == "truth":
             obs = noise.apply(obs, TableCamera.scene(f))
         n_events = len(link.stats.events)
         upd = link.feed(obs)
@@ -415,7 +539,10 @@ def _track(
         if len_by_frame[deadline] <= i and not any(flags_by_frame[c : deadline + 1]):
             res.silent_missed += 1
             res.silent_notes.append(f"move {i} ({truth[i]}) missing after the next move was complete")
+    res.preset = preset
     for i, t in enumerate(truth):
+        if i < preset:
+            continue
         w = writes.get(i, [])
         if i >= len(final) or final[i] != t:
             res.wrong_final += 1
@@ -452,14 +579,34 @@ def _debug(f: PlaybackFrame, obs: Any, upd: Any, link: TrackerLink, game: Any) -
 
 def summarise(results: list[GameResult]) -> dict[str, Any]:
     """Totals over all games."""
-    moves = sum(r.moves for r in results)
+    moves = sum(r.moves - r.preset for r in results)
     lat = sorted(x for r in results for x in r.latencies)
     ms = sorted(x for r in results for x in r.frame_ms)
 
     def pct(xs: list[float], q: float) -> float:
         return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
+    reading: dict[str, Any] = {}
+    if any(r.reading for r in results):
+        gate: dict[str, int] = {}
+        read: dict[str, int] = {}
+        wrong: dict[str, int] = {}
+        for r in results:
+            for src, dst in ((r.reading.get("gate", {}), gate), (r.reading.get("read", {}), read)):
+                for k, v in src.items():
+                    dst[k] = dst.get(k, 0) + v
+            for k, v in r.reading.get("misread", {}).items():
+                wrong[k] = wrong.get(k, 0) + v
+        rms = sorted(x for r in results for x in r.reading.get("read_ms", []))
+        reading = {
+            "gate": gate,
+            "facts_read": read,
+            "facts_wrong": wrong,
+            "fact_accuracy": {k: round(1 - wrong.get(k, 0) / v, 5) for k, v in read.items() if v},
+            "read_ms_median": statistics.median(rms) if rms else float("nan"),
+        }
     return {
+        "reading": reading,
         "games": len(results),
         "players": sorted({r.spec["players"] for r in results}),
         "moves": moves,
@@ -499,6 +646,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--merge", type=float, default=0.1, help="share of turns followed at once by the next")
     ap.add_argument("--merge-in-turn", type=float, default=0.4, help="same, for the steps of one turn")
     ap.add_argument("--rest", type=float, default=1.0, help="seconds the table rests after each move (default 1)")
+    ap.add_argument("--moves", type=int, default=0, help="only the first N moves after the setup (0: whole games)")
+    ap.add_argument("--width", type=int, default=1920, help="camera picture width (height 9/16 of it)")
+    ap.add_argument(
+        "--sensor-noise", type=float, default=2.0, help="--source recognizer: sensor noise of the rendered pictures"
+    )
+    ap.add_argument(
+        "--enroll",
+        choices=("full", "setup"),
+        default="full",
+        help="--source recognizer: enrollment as docs/camera.md describes it (setup photo, a photo with one tile of "
+        "each missing kind, capture-sheet photos of events and achievements) or from the setup photo alone",
+    )
+    ap.add_argument(
+        "--gate-quiet",
+        type=float,
+        default=GATE_QUIET,
+        help=f"--source recognizer: seconds of stillness before a frame is settled (default {GATE_QUIET}, as camera "
+        "mode; shipped: 0.5)",
+    )
+    ap.add_argument(
+        "--gate-quiet-long",
+        type=float,
+        default=GATE_QUIET_LONG,
+        help=f"--source recognizer: the same after a hand was seen (default {GATE_QUIET_LONG}, as camera mode; "
+        "shipped: 2.0)",
+    )
     ap.add_argument("--naive", action="store_true", help="the naive baseline instead of the tracker")
     ap.add_argument("--json", help="write the per-game results and the summary here")
     ap.add_argument("--only", type=int, action="append", help="run only the game with this seed (repeatable)")
@@ -525,12 +698,17 @@ def main(argv: list[str] | None = None) -> int:
                 print("   silent:", note)
             for note in r.wrong_notes[:5]:
                 print("   wrong write:", note)
-            for note in r.manual_notes[:5]:
-                print("   manual:", note)
+            for note in r.manual_notes[:8]:
+                print("   user:", note)
+            if r.reading:
+                print("   reading:", json.dumps({k: v for k, v in r.reading.items() if k != "read_ms"}))
+                for note in r.reading_notes[:12]:
+                    print("   misread:", note)
     summary = summarise(results)
     summary["mode"] = "naive" if args.naive else "tracker"
     summary["source"] = args.source
-    summary["noise"] = args.noise
+    pictures = f"none: rendered pictures, sensor noise {args.sensor_noise}"
+    summary["noise"] = args.noise if args.source == "truth" else pictures
     summary["wall_s"] = round(time.perf_counter() - t0, 1)
     print(json.dumps(summary, indent=1))
     if args.json:

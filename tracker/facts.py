@@ -6,7 +6,7 @@ The tracker compares the two fact by fact. A key names one thing a camera can re
 ======================================  ===========================================================
 key                                     value
 ======================================  ===========================================================
-``("land", seat, (q, r))``              None (no tile) or ``(resource, exhausted)``
+``("land", seat, (q, r))``              None (no tile), ``(resource, False)`` or ``(None, True)``
 ``("members", seat, (q, r))``           sorted ``((colour, count), …)``; ``()`` when none
 ``("slot", n)``                         None (empty slot) or ``(tile id, is_event)``
 ``("slotshells", n)``                   shells lying on row slot ``n``
@@ -107,6 +107,12 @@ def table_view(state: State, seating: Seating) -> View:
     return view
 
 
+def land_value(resource: str | None, exhausted: bool) -> tuple[str | None, bool]:
+    """The value of a land fact with a tile: an exhausted tile shows its back, the same for every
+    resource, so only "exhausted" is visible (``(None, True)``); a face-up tile shows its resource."""
+    return (None, True) if exhausted else (resource, False)
+
+
 def player_view(p: Player, layout_seat: int) -> View:
     """One player's land (tiles, members, the empty hexes next to it) and track markers."""
     view: View = {}
@@ -114,7 +120,7 @@ def player_view(p: Player, layout_seat: int) -> View:
         view[("land", layout_seat, h)] = None
         view[("members", layout_seat, h)] = ()
     for h, t in p.land.items():
-        view[("land", layout_seat, h)] = (t.resource, t.exhausted)
+        view[("land", layout_seat, h)] = land_value(t.resource, t.exhausted)
         view[("members", layout_seat, h)] = ((p.colour, t.members),) if t.members else ()
     for i, name in enumerate(TRACKS):
         view[("track", p.colour, name)] = p.tracks[i]
@@ -163,7 +169,7 @@ def observation_facts(obs: Observation, colours: Iterable[str] = ()) -> dict[Key
     out: dict[Key, Reading] = {}
     for h in obs.hexes:
         if h.tile:
-            land: Any = (h.resource, bool(h.exhausted))
+            land: Any = land_value(h.resource, bool(h.exhausted))
             conf = min(h.tile_conf, h.resource_conf)
         else:
             land, conf = None, h.tile_conf
@@ -243,7 +249,7 @@ def describe_value(key: Key, value: Any) -> str:
         if value is None:
             return "no tile"
         res, exhausted = value
-        return f"{res}{' (exhausted)' if exhausted else ''}"
+        return "an exhausted tile" if exhausted else str(res)
     if kind == "members":
         return ", ".join(f"{n} {c}" for c, n in value) or "no members"
     if kind == "slot":

@@ -130,7 +130,7 @@ def read_moves(state: State, seen: dict[Any, Any], seating: Seating) -> list[Mov
         out.append(m)
         try:
             s = apply(s, m)
-        except IllegalMoveError:
+        except (IllegalMoveError, ValueError):  # the engine raises a plain ValueError for some malformed moves
             return out  # submitted as read: the runtime refuses it
     return out
 

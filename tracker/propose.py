@@ -137,8 +137,8 @@ def _setup(state: State, read: TableRead) -> Setup | None:
         trio = []
         for h in START_TRIANGLE:
             v = land.get(h)
-            if not v:
-                return None
+            if not v or v[0] is None:
+                return None  # no tile, or an exhausted one (its back): the setup cannot be read here
             trio.append(v[0])
         lands.append((trio[0], trio[1], trio[2]))
     return Setup(tuple(row), tuple(era1), tuple(lands))

@@ -7,7 +7,8 @@ each step only the moves :func:`tracker.propose.propose` reads off the table, ea
 :func:`rules.engine.apply` (illegal ones are dropped). Every state reached is scored against the
 evidence (:meth:`tracker.evidence.Evidence.deficit`) plus a small cost per move, so that of two
 chains that explain the table equally the shorter wins. A beam keeps the best few chains per depth;
-chains that already explain the table are not extended; the search stops one depth after the first
+chains that already explain the table are not extended (except a start waiting for a chance outcome
+the table shows, read weakly); the search stops one depth after the first
 explanation (to see rivals of the same or one more move) or when its node budget is spent.
 """
 
@@ -20,6 +21,7 @@ from typing import Any
 from rules.engine import apply
 from rules.errors import IllegalMoveError
 from rules.moves import Move
+from rules.pending import EventRevealPending, RevealPending
 from rules.state import State
 
 from .evidence import Evidence
@@ -255,6 +257,14 @@ RESIDUAL_KINDS = ("land", "members", "shells", "track")
 the row and the board are what moves are read from, never left over."""
 
 
+def _reads_outcome(node: Node) -> bool:
+    """The game waits for a chance outcome the table shows (a tile turned up above, an event laid in
+    the row) and the table reads otherwise than predicted, if only weakly: a weak reading below
+    ``disagree`` still says which outcome it was, so the outcomes are tried (they compete by
+    deficit, and the tracker asks when they are too close)."""
+    return isinstance(node.state.pending, RevealPending | EventRevealPending) and bool(node.mismatch)
+
+
 def state_key(state: State, views: ViewCache) -> Hashable:
     """What tells two reached states apart (the view plus what a camera cannot see)."""
     return (
@@ -298,7 +308,7 @@ def search(
             break
         children: list[Node] = []
         for node in frontier:
-            if node.explains or node.state.is_over:
+            if node.state.is_over or (node.explains and not (node is root and _reads_outcome(node))):
                 continue
             turns = sum(1 for m in node.moves if m.takes_slot)
             for move in propose(node.state, read, cfg.prune):

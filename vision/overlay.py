@@ -1,10 +1,11 @@
 """The annotated camera picture for the web page: what the tracker thinks, drawn onto the frame.
 
 :func:`annotate` draws a status banner (the tracker's state in colour and its message) and, where the
-pixel positions are known (ground truth of a rendered table, or — once the camera pipeline is merged —
-its own annotated view), outlines the hexes and row slots a desync names. :func:`encode_jpeg` makes the
-bytes for the MJPEG stream; :func:`annotator` combines both into the callable the camera loop takes
-(``tracker.loop.CameraLoop(annotate=...)``), scaled down so that one encode serves every viewer cheaply.
+pixel positions are known (ground truth of a rendered table), outlines the hexes and row slots a
+desync names; with the camera pipeline, what it read is drawn first by ``Recognizer.annotate``.
+:func:`encode_jpeg` makes the bytes for the MJPEG stream; :func:`annotator` combines both into the
+callable the camera loop takes (``tracker.loop.CameraLoop(annotate=...)``), scaled down so that one
+encode serves every viewer cheaply.
 """
 
 from __future__ import annotations

@@ -52,9 +52,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--camera",
         metavar="SOURCE",
-        help="camera mode: moves read from the table ('sim' = a simulated table, or a video from 'render video')",
+        help="camera mode: moves read from the table by the camera pipeline; a webcam index (0), a video file, a "
+        "folder of images, an http(s)/rtsp URL, or 'sim' (a simulated game on a rendered table)",
     )
-    p.add_argument("--seats", help="--camera: the layout seat of each player, e.g. 0,2")
+    p.add_argument(
+        "--enrollment",
+        metavar="FILE",
+        help="--camera: your box as learned by 'tribes-companion enroll' (without it: enroll from the page)",
+    )
+    p.add_argument("--seats", help="--camera: the layout seat of each player, e.g. 0,2 (enrollment from the page)")
     p.add_argument("--no-fsync", action="store_true", help=argparse.SUPPRESS)
     leds = p.add_argument_group("LED strip along the action row (docs/leds.md)")
     add_strip_options(

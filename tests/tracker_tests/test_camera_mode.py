@@ -158,15 +158,16 @@ def test_page_shows_the_camera_and_a_prompt_to_tap(tmp_path: Path, game3: Game) 
 
 
 def test_demo_path_ends_with_the_simulated_games_journal(tmp_path: Path) -> None:
-    """The demo path end to end on the first moves of a game: rendered pictures (the held-out art
-    pack, hands, noise), observations, tracker, runtime (which reads the setup off the table), the
+    """The demo path with ``--vision truth`` end to end on the first moves of a game: rendered pictures
+    (the held-out art pack, hands), the ground truth degraded by the noise model, tracker, runtime
+    (which reads the setup off the table), the
     annotated MJPEG picture and the virtual LED strip; the journal served by the page equals the
     simulated game's."""
     pytest.importorskip("cv2")
     from tracker.loop import CameraLoop
     from tribes_companion.play import sim_session
 
-    session = sim_session(tmp_path / "data", players=2, seed=3, width=480, end=14, pause=0.0)
+    session = sim_session(tmp_path / "data", players=2, seed=3, width=480, end=14, pause=0.0, vision="truth")
     live = LiveStrip.open(LedConfig(port="virtual"))
     live.attach(session.runtime)
     app = create_app(session.runtime, leds=live)
@@ -249,7 +250,20 @@ def test_demo_process_shows_its_virtual_strip_following_the_moves() -> None:
     """``tribes-companion demo`` as a real process: the virtual LED strip (the default of its
     ``--leds``) is the app's own, at ``/api/leds``, and shows the position the tracker committed."""
     pytest.importorskip("cv2")
-    argv = ["demo", "--port", "0", "--no-browser", "--width", "320", "--speed", "4", "--players", "2"]
+    argv = [
+        "demo",
+        "--port",
+        "0",
+        "--no-browser",
+        "--width",
+        "320",
+        "--speed",
+        "4",
+        "--players",
+        "2",
+        "--vision",
+        "truth",
+    ]
     proc, lines = _start(argv, "open ")
     try:
         assert any(line.startswith("LED strip: virtual, 36 LEDs") for line in lines), lines

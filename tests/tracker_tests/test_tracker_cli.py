@@ -1,5 +1,6 @@
-"""``tribes-companion replay`` (a rendered game video, with its ground truth, read into a journal with a
-progress bar), ``serve --camera`` and ``demo``: mistakes are one line and exit status 2."""
+"""``tribes-companion replay --truth`` (a rendered game video read from its ground truth into a journal
+with a progress bar), ``serve --camera`` and ``demo``: mistakes are one line and exit status 2. The
+replay of the pictures themselves is in test_camera_wiring.py."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[st
 def test_replay_writes_the_games_journal(video: tuple[Path, Path, list[str]], tmp_path: Path, capsys) -> None:
     out, setup, moves = video
     target = tmp_path / "read.json"
-    code = main(["replay", str(out), "--setup", str(setup), "--moves", "1", "-o", str(target)])
+    code = main(["replay", str(out), "--setup", str(setup), "--moves", "1", "--truth", "-o", str(target)])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     expected = moves[:-1] if moves[-1].startswith("draw ") else moves
@@ -57,7 +58,8 @@ def test_replay_mistakes_are_one_line(video: tuple[Path, Path, list[str]], tmp_p
     ]
     plain = tmp_path / "plain.avi"
     plain.write_bytes(b"")
-    cases.append((["replay", str(plain), "--players", "A:red,B:blue", "-o", "x.json"], "camera pipeline"))
+    cases.append((["replay", str(plain), "--players", "A:red,B:blue", "-o", "x.json"], "cannot be opened"))
+    cases.append((["replay", str(out), "--players", "A:red,B:blue", "--fps", "0", "-o", "x.json"], "--fps"))
     for argv, words in cases:
         code = main(argv)
         err = capsys.readouterr().err
@@ -66,7 +68,7 @@ def test_replay_mistakes_are_one_line(video: tuple[Path, Path, list[str]], tmp_p
 
 def test_serve_camera_and_demo_mistakes_are_one_line(tmp_path: Path, capsys) -> None:
     cases = [
-        (["serve", "--port", "0", "--data", str(tmp_path), "--camera", str(tmp_path / "no.mp4")], "no such video"),
+        (["serve", "--port", "0", "--data", str(tmp_path), "--camera", str(tmp_path / "no.mp4")], "no such camera"),
         (["serve", "--port", "0", "--data", str(tmp_path), "--camera", "sim", "--demo"], "choose one"),
         (["demo", "--speed", "0", "--no-browser"], "--speed"),
         (["demo", "--width", "10", "--no-browser"], "--width"),
