@@ -119,6 +119,19 @@ def pair_delta(delta: Delta, dist: Callable[[Hex, Hex], int] = distance) -> tupl
     return total, pairs
 
 
+def _balanced(delta: Delta, what: str) -> Delta:
+    """``delta`` without zeros, sorted; an :class:`InvalidMoveError` when members would appear or vanish
+    (a move of members takes each from one hex to another: R-ACT-MOV-1, R-ACT-OFF-2)."""
+    clean = tuple(sorted((h, n) for h, n in delta if n))
+    net = sum(n for _, n in clean)
+    if net:
+        shown = " ".join(f"{format_hex(h)}{n:+d}" for h, n in clean)
+        raise InvalidMoveError(
+            f"{what} {shown}: members are moved from hex to hex, so the changes must add up to 0, not {net:+d}"
+        )
+    return clean
+
+
 def _format_delta(delta: Delta) -> list[str]:
     _, pairs = pair_delta(delta)
     return [f"{format_hex(a)}>{format_hex(b)}" for a, b in pairs]
@@ -205,7 +218,7 @@ class Offspring(Move):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "place", _hexes(self.place))
-        object.__setattr__(self, "relocate", tuple(sorted((h, n) for h, n in self.relocate if n)))
+        object.__setattr__(self, "relocate", _balanced(self.relocate, "relocation"))
 
     def __str__(self) -> str:
         parts = [f"{self.slot}:off", *(format_hex(h) for h in self.place), *_format_delta(self.relocate)]
@@ -223,7 +236,7 @@ class Movement(Move):
     delta: Delta = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "delta", tuple(sorted((h, n) for h, n in self.delta if n)))
+        object.__setattr__(self, "delta", _balanced(self.delta, "movement"))
 
     @staticmethod
     def of(slot: int, transfers: Iterable[tuple[Hex, Hex]]) -> Movement:

@@ -186,3 +186,16 @@ def test_exploration_draws_what_is_left_in_the_bag_R_ACT_EXP_1():
     assert s.pending.kind == "draw" and s.pending.count == 1
     s = play(s, "draw incense", "place incense@0,-1")
     assert s.bag_total() == 0
+
+
+def test_members_neither_appear_nor_vanish_in_a_movement_R_ACT_MOV_1_R_ACT_OFF_2():
+    """R-ACT-MOV-1 / R-ACT-OFF-2: a movement or relocation takes members from hex to hex, so a net change
+    that does not add up to 0 is not a move at all: a typed InvalidMoveError (a ValueError) quoting the
+    change, raised when the value is made, so neither ``apply`` nor the notation ever sees it."""
+    from rules.errors import InvalidMoveError
+
+    with pytest.raises(InvalidMoveError, match=r"movement 0,0-1 1,0\+2: .* add up to 0, not \+1"):
+        Movement(1, (((0, 0), -1), ((1, 0), 2)))
+    with pytest.raises(InvalidMoveError, match="relocation 0,0-1"):
+        Offspring(2, relocate=(((0, 0), -1),))
+    assert str(Movement(1, (((0, 0), -1), ((1, 0), 1)))) == "1:mov 0,0>1,0"

@@ -19,7 +19,7 @@ import time as _time
 from typing import Any
 
 from rules.engine import apply
-from rules.errors import IllegalMoveError
+from rules.errors import IllegalMoveError, InvalidMoveError
 from rules.hexgrid import START_TRIANGLE
 from rules.moves import (
     Achieve,
@@ -124,13 +124,16 @@ def read_moves(state: State, seen: dict[Any, Any], seating: Seating) -> list[Mov
     out: list[Move] = []
     s = state
     for _ in range(8):
-        m = _read_one(s, seen, seating)
+        try:
+            m = _read_one(s, seen, seating)
+        except InvalidMoveError:  # members read appearing or vanishing in a movement: not a move
+            break
         if m is None:
             break
         out.append(m)
         try:
             s = apply(s, m)
-        except (IllegalMoveError, ValueError):  # the engine raises a plain ValueError for some malformed moves
+        except IllegalMoveError:
             return out  # submitted as read: the runtime refuses it
     return out
 

@@ -307,7 +307,7 @@ def _offspring(state: State, read: TableRead, slot: int, change: dict[Hex, int])
     elif sum(change.values()) == 0:
         move = Offspring(slot, relocate=tuple(sorted(change.items())))
     else:
-        return []  # a relocation keeps the number of members (the engine does not check this)
+        return []  # a relocation keeps the number of members
     return [move] if check(state, move) is None else []
 
 
@@ -318,9 +318,9 @@ def _movement(state: State, read: TableRead, slot: int, change: dict[Hex, int]) 
         deltas = islice(movement_deltas(state.players[seat], k), UNSEEN_LIMIT)
         return [Movement(slot, d) for d in deltas]
     out: list[Move] = [Movement(slot, ())]  # all steps forfeited: only the row changes
-    if change:
+    if change and sum(change.values()) == 0:  # a movement keeps the number of members
         move = Movement(slot, tuple(sorted(change.items())))
-        if sum(change.values()) == 0 and check(state, move) is None:
+        if check(state, move) is None:
             out.append(move)
     return out
 
