@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -274,6 +275,12 @@ def sim_session(
     return SimSession(game, playback, table_camera, frames, read, draw_read, runtime, link, SOURCES[vision], recognizer)
 
 
+def _has_display() -> bool:
+    """Whether a graphical browser can open here (on a headless machine ``webbrowser`` would start a
+    text browser in this terminal, or nothing)."""
+    return sys.platform in ("darwin", "win32") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo until Ctrl+C (or ``--seconds``)."""
     if args.speed <= 0:
@@ -351,7 +358,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.vision == "recognizer":
         print("the game clock slows down when rendering and reading a frame takes longer than a frame lasts")
     print(f"open {server.url}/  (Ctrl+C to stop)", flush=True)
-    if not args.no_browser:
+    if not args.no_browser and _has_display():
         webbrowser.open(f"{server.url}/")
     try:
         while args.seconds <= 0 or time.monotonic() - t0 < args.seconds:
