@@ -713,9 +713,24 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(summary, indent=1))
     if args.json:
         Path(args.json).write_text(
-            json.dumps({"summary": summary, "games": [asdict(r) for r in results]}, indent=1), encoding="utf-8"
+            json.dumps({"summary": summary, "games": [compact(asdict(r)) for r in results]}, indent=1),
+            encoding="utf-8",
         )
     return 0
+
+
+def compact(game: dict[str, Any]) -> dict[str, Any]:
+    """A game's result for the JSON file: per-frame times as median / p99 / max (thousands of frames per
+    game), latencies rounded to the millisecond."""
+    out = dict(game)
+    ms = sorted(out.pop("frame_ms", []) or [0.0])
+    out["frame_ms"] = {
+        "median": round(statistics.median(ms), 2),
+        "p99": round(ms[min(len(ms) - 1, int(0.99 * len(ms)))], 2),
+        "max": round(ms[-1], 2),
+    }
+    out["latencies"] = [round(x, 3) for x in out.get("latencies", [])]
+    return out
 
 
 if __name__ == "__main__":
