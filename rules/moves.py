@@ -163,6 +163,8 @@ class Draw(Move):
     tiles: tuple[str, ...]
 
     def __post_init__(self) -> None:
+        if not all(isinstance(t, str) and t for t in self.tiles):
+            raise InvalidMoveError(f"draw {self.tiles!r}: each drawn tile is a resource name")
         object.__setattr__(self, "tiles", tuple(sorted(self.tiles)))
 
     def __str__(self) -> str:

@@ -199,3 +199,13 @@ def test_members_neither_appear_nor_vanish_in_a_movement_R_ACT_MOV_1_R_ACT_OFF_2
     with pytest.raises(InvalidMoveError, match="relocation 0,0-1"):
         Offspring(2, relocate=(((0, 0), -1),))
     assert str(Movement(1, (((0, 0), -1), ((1, 0), 1)))) == "1:mov 0,0>1,0"
+
+
+def test_a_draw_names_resources_R_ACT_EXP_1():
+    """R-ACT-EXP-1: the tiles drawn are named by their resource; anything else is an InvalidMoveError."""
+    from rules.errors import InvalidMoveError
+    from rules.moves import Draw
+
+    with pytest.raises(InvalidMoveError, match=r"draw \(None, 'gold'\): each drawn tile is a resource name"):
+        Draw((None, "gold"))  # type: ignore[arg-type]
+    assert str(Draw(("wheat", "goat"))) == "draw goat wheat"

@@ -153,7 +153,9 @@ def _read_one(s: State, seen: dict[Any, Any], seating: Seating) -> Move | None:
     diff = {h: members[h] - (p.land[h].members if h in p.land else 0) for h in members}
     diff = {h: d for h, d in diff.items() if d}
     new_tiles = {
-        k[2]: v for k, v in seen.items() if k[0] == "land" and k[1] == ls and v is not None and k[2] not in p.land
+        k[2]: v
+        for k, v in seen.items()
+        if k[0] == "land" and k[1] == ls and v is not None and v[0] is not None and k[2] not in p.land
     }
     if kind == "first_member":
         for h, d in diff.items():
