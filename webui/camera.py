@@ -32,7 +32,6 @@ The other routes exist only after :func:`attach`; without it the page hides its 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import queue
 import threading
@@ -43,6 +42,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify
 
 from .api import _guard, body
 from .errors import ApiError, bad_request
+from .sse import format_event, put_latest, sse_response
 
 bp = Blueprint("camera", __name__)
 enrollment_bp = Blueprint("enrollment", __name__)
@@ -99,7 +99,7 @@ class TrackerFeed:
 
     def message(self) -> str:
         """The current status as an SSE message."""
-        return "event: tracker\ndata: " + json.dumps(self.status(), separators=(",", ":")) + "\n\n"
+        return format_event(None, json.dumps(self.status(), separators=(",", ":")), "tracker")
 
     def changed(self, *_args: object) -> None:
         """Tell every stream (call from the tracker link's subscriber and on runtime changes)."""
@@ -108,13 +108,7 @@ class TrackerFeed:
         msg = self.message()
         with self._lock:
             for q in self._queues:
-                while True:
-                    try:
-                        q.put_nowait(msg)
-                        break
-                    except queue.Full:
-                        with contextlib.suppress(queue.Empty):
-                            q.get_nowait()
+                put_latest(q, msg)
 
     def listen(self) -> queue.Queue[str | None]:
         """A new stream's queue."""
@@ -133,8 +127,7 @@ class TrackerFeed:
         """End every stream."""
         with self._lock:
             for q in self._queues:
-                with contextlib.suppress(queue.Full):
-                    q.put_nowait(None)
+                put_latest(q, None)
 
 
 ENROLL_STATES = ("needed", "enrolled", "failed")
@@ -322,10 +315,7 @@ def tracker_events() -> Response:
         finally:
             feed.unlisten(q)
 
-    resp = Response(stream(), mimetype="text/event-stream")
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.headers["X-Accel-Buffering"] = "no"
-    return resp
+    return sse_response(stream())
 
 
 @bp.post("/api/tracker/answer")

@@ -66,14 +66,14 @@ class Hub:
         _, message = self.current()
         with self._lock:
             for q in self._queues:
-                _put_latest(q, message)
+                put_latest(q, message)
 
     def _on_leds(self, snapshot: object) -> None:
         with self._lock:
             for q in self._queues:
                 if id(q) not in self._leds_pending:
                     self._leds_pending.add(id(q))
-                    _put_latest(q, LEDS_CHANGED)
+                    put_latest(q, LEDS_CHANGED)
 
     def take_leds(self, q: queue.Queue[str | None]) -> str | None:
         """The LED strip's current view as an SSE message for the stream of ``q`` (None without a strip)."""
@@ -109,13 +109,15 @@ class Hub:
         with self._lock:
             self._closed = True
             for q in self._queues:
-                _put_latest(q, None)
+                put_latest(q, None)
         self._unsubscribe()
         if self._unsubscribe_leds is not None:
             self._unsubscribe_leds()
 
 
-def _put_latest(q: queue.Queue[str | None], item: str | None) -> None:
+def put_latest(q: queue.Queue[str | None], item: str | None) -> None:
+    """Put ``item`` on a bounded stream queue, dropping the oldest items when it is full (each message
+    is complete, so a slow page only skips intermediate ones; ``None``, the end, always gets in)."""
     while True:
         try:
             q.put_nowait(item)
@@ -161,7 +163,12 @@ def events() -> Response:
         finally:
             hub.unlisten(q)
 
-    resp = Response(stream(), mimetype="text/event-stream")
+    return sse_response(stream())
+
+
+def sse_response(stream: Iterator[str]) -> Response:
+    """A Server-Sent Events response for ``stream``, not cached or buffered by proxies."""
+    resp = Response(stream, mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
