@@ -150,32 +150,6 @@ def camera_recognizer(recognizer: Any) -> Any:
     return recognizer
 
 
-def enroll_rendered(
-    renderer: Any, game: Any, camera: Any, light: Any, sensor_noise: float = 2.0, photos: Any = None
-) -> Any:
-    """Enrollment as a user makes it at setup (docs/camera.md), on a rendered table: a photo of the
-    table after the setup with the setup confirmed (``game.states[1]``), a photo with one tile of each
-    resource missing from the starting tiles laid out and the starting tiles turned over, and the
-    event and achievement tiles from an art pack (``photos``: e.g. their capture-sheet photos from
-    ``vision.evaluation.photographed_pack``; default: the faces of the renderer's pack)."""
-    from vision.effects import Effects
-    from vision.enrollment import Enroller, labels_from_state, labels_from_table
-    from vision.evaluation import one_of_each
-
-    setup = game.states[1]
-    enroller = Enroller(renderer.layout, setup.profile)
-    fx = Effects(noise=sensor_noise)
-    image = renderer.render(setup, camera, light, fx, frame_seed=1, truth=False).image
-    enroller.add_frame(image, *labels_from_state(setup), source="setup")
-    extra = one_of_each(setup)
-    image = renderer.render(extra, camera, light, fx, frame_seed=2, truth=False).image
-    enroller.add_frame(image, *labels_from_table(extra), source="one of each")
-    pack = photos if photos is not None else renderer.pack
-    faces = [k for k in pack.faces if k.startswith(("event-", "achievement-"))]
-    enroller.add_pack(pack, faces, source="event and achievement tiles")
-    return enroller.build()
-
-
 def picture(image: Any, obs: Any, status: dict[str, Any], width: int = 960, recognizer: Any = None) -> bytes:
     """The camera picture for the page: what the recognizer read drawn by ``recognizer.annotate``
     (when given and the frame was registered), the tracker's status banner on top, scaled to
@@ -205,7 +179,7 @@ def sim_session(
     """A simulated game (``end``: only its first moves) on a rendered table, ready to be read.
 
     ``vision``: ``recognizer`` — the camera pipeline reads every rendered picture, enrolled from the
-    rendered setup (:func:`enroll_rendered`); the setup move is entered into the runtime as the user
+    rendered setup (:func:`vision.evaluation.enroll_rendered`); the setup move is entered into the runtime as the user
     confirms it when enrolling. ``truth`` — the renderer's ground truth read perfectly and degraded by
     the ``noise`` model; the tracker reads the setup off the table. ``runtime``: the game runtime to
     play into (default: a new one in ``data_dir``)."""
@@ -255,11 +229,15 @@ def sim_session(
 
         draw = annotator(lambda f: f.image, lambda f: f.truth if f.observation.settled else None, width=960)
         return SimSession(game, playback, table_camera, frames, recognize, draw, runtime, link, SOURCES[vision])
+    from vision.evaluation import enroll_rendered
     from vision.recognizer import Recognizer
 
     light = Light()
     table_camera = TableCamera(renderer, camera, light, Effects(noise=SENSOR_NOISE))
-    enrollment = enroll_rendered(renderer, game, camera, light, SENSOR_NOISE)
+    faces = [k for k in renderer.pack.faces if k.startswith(("event-", "achievement-"))]
+    enrollment = enroll_rendered(
+        renderer, game, camera, light, SENSOR_NOISE, renderer.pack, faces, pack_source="event and achievement tiles"
+    )
     recognizer = camera_recognizer(
         Recognizer(layout, game.states[0].profile, enrollment, stream=True, fps=playback.fps)
     )

@@ -167,20 +167,37 @@ def one_of_each(state: Any) -> TableModel:
     return model
 
 
-def enroll_session(renderer: Renderer, game: Any, cond: dict[str, Any], photo_pack: ArtPack, layout: Any) -> Enrollment:
-    """Enroll a session as a user would (see the module docstring)."""
-    profile = game.states[0].profile
-    en = Enroller(layout, profile)
+def enroll_rendered(
+    renderer: Renderer,
+    game: Any,
+    camera: Camera,
+    light: Light,
+    noise: float,
+    pack: ArtPack,
+    faces: list[str] | None = None,
+    layout: Any = None,
+    pack_source: str = "capture-sheet photos",
+) -> Enrollment:
+    """Enrollment as a user makes it at setup (docs/camera.md), on a rendered table: a picture of the
+    table after the setup with the setup confirmed (``game.states[1]``), a picture with one tile of each
+    resource missing from the starting tiles laid out and the starting tiles turned over, and the
+    ``faces`` of ``pack`` (all by default; e.g. the capture-sheet photos of :func:`photographed_pack`).
+    ``layout``: the layout enrolled for (default the renderer's)."""
     setup = game.states[1]
-    img = renderer.render(setup, cond["camera"], cond["light"], Effects(noise=cond["noise"]), frame_seed=1).image
-    obs, seats = labels_from_state(setup)
-    en.add_frame(img, obs, seats, "setup")
+    en = Enroller(layout or renderer.layout, setup.profile)
+    fx = Effects(noise=noise)
+    img = renderer.render(setup, camera, light, fx, frame_seed=1, truth=False).image
+    en.add_frame(img, *labels_from_state(setup), "setup")
     extra = one_of_each(setup)
-    img2 = renderer.render(extra, cond["camera"], cond["light"], Effects(noise=cond["noise"]), frame_seed=2).image
-    obs2, seats2 = labels_from_table(extra)
-    en.add_frame(img2, obs2, seats2, "one-of-each")
-    en.add_pack(photo_pack, source="capture-sheet photos")
+    img = renderer.render(extra, camera, light, fx, frame_seed=2, truth=False).image
+    en.add_frame(img, *labels_from_table(extra), "one of each")
+    en.add_pack(pack, faces, source=pack_source)
     return en.build()
+
+
+def enroll_session(renderer: Renderer, game: Any, cond: dict[str, Any], photo_pack: ArtPack, layout: Any) -> Enrollment:
+    """Enroll a session as a user would (see the module docstring and :func:`enroll_rendered`)."""
+    return enroll_rendered(renderer, game, cond["camera"], cond["light"], cond["noise"], photo_pack, layout=layout)
 
 
 # --- scoring ----------------------------------------------------------------------------------------------
