@@ -1,1 +1,36 @@
-"""Shared pytest fixtures."""
+"""Shared pytest fixtures: headless Chromium (Debian's /usr/bin/chromium driven by Playwright), one
+per test session, for every browser test (two Playwright instances in one process do not mix)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("TRIBES_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium. Missing Chromium fails the tests in CI (.ci/run installs it) and skips them,
+    with the reason, elsewhere."""
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is not installed (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

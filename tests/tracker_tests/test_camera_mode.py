@@ -6,8 +6,6 @@ real process with its virtual strip at ``/api/leds``."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -101,16 +99,9 @@ def test_mjpeg_gives_every_viewer_the_same_encoded_picture(tmp_path: Path) -> No
         s.close()
 
 
-CHROMIUM = os.environ.get("TRIBES_CHROMIUM", "/usr/bin/chromium")
-
-
-def test_page_shows_the_camera_and_a_prompt_to_tap(tmp_path: Path, game3: Game) -> None:
+def test_page_shows_the_camera_and_a_prompt_to_tap(tmp_path: Path, game3: Game, browser) -> None:
     """Headless Chromium: the camera panel appears in camera mode with the picture and the tracker's
     state; tapping the prompt's option enters the move."""
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is not installed")
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
     cv2 = pytest.importorskip("cv2")
     import numpy as np
@@ -128,26 +119,24 @@ def test_page_shows_the_camera_and_a_prompt_to_tap(tmp_path: Path, game3: Game) 
     hub.publish(jpeg.tobytes())
     server = LiveServer(app).start()
     try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(server.url + "/")
-            sync_api.expect(page.get_by_test_id("cam-state")).to_have_attribute("data-kind", "prompt")
-            page.wait_for_function("document.querySelector('#camera-img').naturalWidth === 160")
-            # one LED system: the page's LED bar above the action row, no strip of the camera panel's own
-            sync_api.expect(page.locator("#ledbar .led")).to_have_count(live.strip.led_count)
-            sync_api.expect(page.get_by_test_id("leds-status")).to_have_attribute("data-status", "connected")
-            assert page.locator("#camera .led, .cam-leds").count() == 0
-            before = ",".join(map(str, frame_for_state(rt.snapshot().state, live.config)[0]))
-            sync_api.expect(page.get_by_test_id("led-0")).to_have_attribute("data-rgb", before)
-            page.get_by_role("button", name=str(game3.moves[i]), exact=True).click()
-            sync_api.expect(page.get_by_test_id("cam-state")).not_to_have_attribute("data-kind", "prompt")
-            after = ",".join(map(str, frame_for_state(rt.snapshot().state, live.config)[0]))
-            assert after != before  # the next player's colour on the free tile
-            sync_api.expect(page.get_by_test_id("led-0")).to_have_attribute("data-rgb", after)
-            browser.close()
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url + "/")
+        sync_api.expect(page.get_by_test_id("cam-state")).to_have_attribute("data-kind", "prompt")
+        page.wait_for_function("document.querySelector('#camera-img').naturalWidth === 160")
+        # one LED system: the page's LED bar above the action row, no strip of the camera panel's own
+        sync_api.expect(page.locator("#ledbar .led")).to_have_count(live.strip.led_count)
+        sync_api.expect(page.get_by_test_id("leds-status")).to_have_attribute("data-status", "connected")
+        assert page.locator("#camera .led, .cam-leds").count() == 0
+        before = ",".join(map(str, frame_for_state(rt.snapshot().state, live.config)[0]))
+        sync_api.expect(page.get_by_test_id("led-0")).to_have_attribute("data-rgb", before)
+        page.get_by_role("button", name=str(game3.moves[i]), exact=True).click()
+        sync_api.expect(page.get_by_test_id("cam-state")).not_to_have_attribute("data-kind", "prompt")
+        after = ",".join(map(str, frame_for_state(rt.snapshot().state, live.config)[0]))
+        assert after != before  # the next player's colour on the free tile
+        sync_api.expect(page.get_by_test_id("led-0")).to_have_attribute("data-rgb", after)
+        page.close()
         assert errors == []
         assert [str(m) for m in rt.snapshot().moves] == [str(m) for m in game3.moves[: i + 1]]
     finally:

@@ -1,11 +1,9 @@
 """Fixtures of the web companion's tests: a runtime on a temporary folder, the Flask app and test
 client (flaskr style), a deterministic recorded game to enter move by move, a live threaded server
-and headless Chromium (Debian's /usr/bin/chromium driven by Playwright)."""
+and a browser page (the ``browser`` fixture, headless Chromium, is in tests/conftest.py)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,15 +14,6 @@ from webui.app import create_app
 from webui.runtime import GameRuntime
 
 PLAYERS = [("Ann", "red"), ("Bob", "blue"), ("Cid", "yellow")]
-CHROMIUM = os.environ.get("TRIBES_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 @pytest.fixture(scope="session")
@@ -56,22 +45,6 @@ def play(runtime: GameRuntime, game: Game, upto: int) -> None:
     runtime.new_game(PLAYERS)
     for move in game.moves[:upto]:
         runtime.submit(move, runtime.state_id)
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """Headless Chromium. Missing Chromium fails the tests in CI (.ci/run installs it) and skips them,
-    with the reason, elsewhere."""
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        message = f"{CHROMIUM} is not installed (apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
