@@ -538,7 +538,10 @@ def _track(
             continue
         if len_by_frame[deadline] <= i and not any(flags_by_frame[c : deadline + 1]):
             res.silent_missed += 1
-            res.silent_notes.append(f"move {i} ({truth[i]}) missing after the next move was complete")
+            res.silent_notes.append(
+                f"move {i} ({truth[i]}) missing after the next move was complete "
+                f"(complete at frame {c}, still missing at frame {deadline})"
+            )
     res.preset = preset
     for i, t in enumerate(truth):
         if i < preset:

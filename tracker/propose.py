@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
-from itertools import islice, pairwise, permutations, product
+from itertools import combinations, islice, pairwise, permutations, product
 from typing import Any
 
 from rules.chance import unrevealed_achievements, unseen_events
@@ -289,6 +289,13 @@ def _fallback(state: State, read: TableRead, kind: str, slot: int) -> list[Move]
     return _closest(state, seat, read, (Movement(slot, d) for d in movement_deltas(p, k)), lambda m: m.delta)
 
 
+LAID_KEEP = 3
+"""Most sets of hexes tried as the tiles just laid when more new tiles are seen than were drawn."""
+
+DRAW_LIMIT = 16
+"""Most draws proposed for the tiles seen laid (two readings per tile, or every resource in the bag
+for a tile read only by its back)."""
+
 UNSEEN_LIMIT = 24
 """Most moves proposed for a land the camera cannot see (they all fit; the tracker will ask)."""
 
@@ -372,7 +379,9 @@ def new_tiles(state: State, g: int, read: TableRead) -> dict[Hex, Any]:
 
 
 def _resource_options(read: TableRead, g: int, h: Hex, resources: tuple[str, ...]) -> list[str]:
-    """The resources a new tile might show, best supported first (close alternatives kept)."""
+    """The resources a new tile might show, best supported first (close alternatives kept). A new
+    tile read only as a tile back (a misreading: drawn tiles are laid face up, R-ACT-EXP-1) says
+    nothing of its resource: every resource still possible is proposed (the tracker then asks)."""
     fe = read.evidence.facts.get(("land", read.seating.layout_seats[g], h))
     if fe is None:
         return []
@@ -381,6 +390,8 @@ def _resource_options(read: TableRead, g: int, h: Hex, resources: tuple[str, ...
         key=lambda sv: (-sv[0], sv[1]),
     )
     if not opts:
+        if any(v is not None and v[0] is None for v in fe.support):
+            return list(resources)
         return []
     best = opts[0][0]
     out = []
@@ -390,38 +401,57 @@ def _resource_options(read: TableRead, g: int, h: Hex, resources: tuple[str, ...
     return out[:2]
 
 
+def laid_sets(state: State, g: int, read: TableRead, n: int) -> list[tuple[Hex, ...]]:
+    """The sets of ``n`` hexes of seat ``g``'s land that may hold the ``n`` tiles just laid: the new
+    tiles seen, when there are ``n``; when there are a few more (an empty hex misread as a tile),
+    the :data:`LAID_KEEP` sets of ``n`` best supported as tiles; none when fewer (still being laid)."""
+    hexes = sorted(new_tiles(state, g, read))
+    if len(hexes) == n:
+        return [tuple(hexes)]
+    if len(hexes) < n or len(hexes) > n + 2:
+        return []
+    ev = read.evidence
+    ls = read.seating.layout_seats[g]
+
+    def strength(h: Hex) -> float:
+        fe = ev.facts[("land", ls, h)]
+        return fe.top - fe.support.get(None, 0.0)
+
+    sets = sorted(combinations(hexes, n), key=lambda c: (-sum(strength(h) for h in c), c))
+    return sets[:LAID_KEEP]
+
+
 def _draws(state: State, read: TableRead) -> list[Move]:
     pend = state.pending
     assert isinstance(pend, DrawPending)
     seat = pend.seat
-    tiles = new_tiles(state, seat, read)
-    if len(tiles) != pend.count:
-        return []  # the draw is seen only when the drawn tiles lie in the land
-    options = [_resource_options(read, seat, h, state.profile.resources) for h in sorted(tiles)]
-    if not all(options):
-        return []
-    out = []
-    for combo in islice(product(*options), 8):
-        d = Draw(tuple(combo))
-        if d not in out:
-            out.append(d)
-    return out
+    prof = state.profile
+    in_bag = tuple(r for r, k in zip(prof.resources, state.bag, strict=True) if k > 0)
+    out: list[Move] = []
+    for hexes in laid_sets(state, seat, read, pend.count):  # the draw is seen only once laid
+        options = [_resource_options(read, seat, h, in_bag) for h in hexes]
+        if not all(options):
+            continue
+        for combo in islice(product(*options), DRAW_LIMIT):
+            d = Draw(tuple(combo))
+            if d not in out:
+                out.append(d)
+    return out[:DRAW_LIMIT]
 
 
 def _places(state: State, read: TableRead) -> list[Move]:
     pend = state.pending
     assert isinstance(pend, PlacePending)
     seat = pend.seat
-    tiles = new_tiles(state, seat, read)
-    if len(tiles) != len(pend.drawn):
-        return []  # tiles are still being laid
-    hexes = sorted(tiles)
     ev = read.evidence
     ls = read.seating.layout_seats[seat]
+    seen = sorted(new_tiles(state, seat, read))
     scored = []
-    for order in set(permutations(pend.drawn)):
-        cost = sum(ev.deficit_of(("land", ls, h), (r, False)) for h, r in zip(hexes, order, strict=True))
-        scored.append((cost, Place(tuple(zip(hexes, order, strict=True)))))
+    for hexes in laid_sets(state, seat, read, len(pend.drawn)):  # none while tiles are still being laid
+        empty = sum(ev.deficit_of(("land", ls, h), None) for h in seen if h not in hexes)
+        for order in set(permutations(pend.drawn)):
+            cost = empty + sum(ev.deficit_of(("land", ls, h), (r, False)) for h, r in zip(hexes, order, strict=True))
+            scored.append((cost, Place(tuple(zip(hexes, order, strict=True)))))
     scored.sort(key=lambda cm: (cm[0], str(cm[1])))
     return [m for _, m in scored[:2]]
 

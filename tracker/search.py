@@ -227,8 +227,9 @@ class Node:
 def relax(nodes: list[Node]) -> None:
     """When no node explains the table strictly, accept nodes whose only disagreements are facts that
     no sound node explains (a knocked piece or a misreading beside the move, reported after the
-    commit), provided they explain more than ``nodes[0]`` (the start) does. A node is sound when it
-    adds no disagreement the start does not have."""
+    commit) and that the node's moves leave as they were, provided they explain more than
+    ``nodes[0]`` (the start) does. A node is sound when it adds no disagreement the start does not
+    have."""
     if not nodes or any(n.ok for n in nodes):
         return
     root_keys = {k for k, _ in nodes[0].disagreements}
@@ -239,12 +240,17 @@ def relax(nodes: list[Node]) -> None:
     if not stuck:
         return
     limit = len(nodes[0].disagreements)
+    root_pred = dict(nodes[0].mismatch)
     for n in sound[1:] if sound and sound[0] is nodes[0] else sound:
+        pred = dict(n.mismatch)
         if (
             (n.moves or n.back)
             and len(n.disagreements) < limit
             and len(n.disagreements) <= RESIDUAL_MAX
             and all(k in stuck and k[0] in RESIDUAL_KINDS for k, _ in n.disagreements)
+            # a fact the node's own moves change is part of the move, not beside it: a move seen
+            # only in part (one member of two down) is not a whole move with a piece knocked
+            and all(pred.get(k) == root_pred.get(k) for k, _ in n.disagreements)
         ):
             n.ok = True
 

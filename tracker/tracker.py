@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.checks import intensity, movement_cost
+from rules.checks import claim_or_none, intensity, movement_cost
 from rules.engine import apply
 from rules.moves import Explore, Move, Movement, Offspring, Restore
 from rules.pending import RestorePending
@@ -260,6 +260,8 @@ class Tracker:
         self._analysis: _Analysis | None = None
         self._analysis_key: Any = None
         self._candidate: tuple[Any, float] | None = None  # (decision key, first seen)
+        # (state id, decision key, settled seconds): the last decision seen stable, kept over hands
+        self._seen_stable: tuple[int, Any, float] | None = None
         self._unexplained_since: float | None = None
         self._unexplained_settled = 0.0
         self._last_settled_time: float | None = None
@@ -285,6 +287,7 @@ class Tracker:
         self._analysis = None
         self._analysis_key = None
         self._candidate = None
+        self._seen_stable = None
         self._unexplained_since = None
         self._unexplained_settled = 0.0
         self._ambiguous_since = None
@@ -454,7 +457,10 @@ class Tracker:
         self._ambiguous_since = None
         decision = (best.back, tuple(best.moves))
         if self._candidate is None or self._candidate[0] != decision:
-            self._candidate = (decision, t)
+            # the same decision seen stable before a hand came and went: its time counts on
+            before = self._seen_stable
+            carried = before[2] if before and before[:2] == (game.state_id, decision) else 0.0
+            self._candidate = (decision, t - carried)
         first_seen = self._candidate[1]
         option = Option(tuple(best.moves), best.back, best.deficit)
         hidden_land = _unverified_land(best, game.states[-1 - best.back], ev, self.seating, self._hidden())
@@ -470,6 +476,7 @@ class Tracker:
             return self._ambiguous(best, [], ev, game, t, hidden, force=True)
         if len(self._window) < cfg.min_frames or t - first_seen < cfg.stable_s:
             return Update(self._status("settling", f"seen: {option.label}", t, hidden=hidden))
+        self._seen_stable = (game.state_id, decision, t - first_seen)
         if split < 0 and t - first_seen < cfg.extendable_s and _extendable(best, game.states[-1 - best.back]):
             if best.back == 0 and len(best.moves) > 1:
                 # the moves before the last are finished (someone moved on): commit them now, and
@@ -562,6 +569,12 @@ class Tracker:
             key=lambda n: (n.cost(sc, bc), n.back, len(n.moves), [str(m) for m in n.moves]),
         )
         closest = everything[0]
+        done = self._finished_before(closest, game)
+        if done:
+            # the table shows the next turn under way beyond a move seen complete: that one is done
+            self._seen_stable = None
+            label = Option(done).label
+            return Update(self._status("settling", f"committed: {label}", t, hidden=hidden), Action("commit", done))
         lands = sorted(r for r in self._hidden() if r.startswith("land:"))
         if lands and self._desync is None:
             names = _names(game, self.seating)
@@ -586,6 +599,22 @@ class Tracker:
         near = Option(tuple(closest.moves), closest.back)
         self._desync = Desync(keep_id, game.state_id, facts, near, fixes, msg, since)
         return Update(self._status("desync", msg, t, hidden=hidden))
+
+    def _finished_before(self, closest: Node, game: GameView) -> tuple[Move, ...]:
+        """The moves last seen as the stable explanation of the table (only waiting in case they
+        grew), when the closest explanation of the table now is those moves followed by a move of a
+        later turn: the next player is under way, so they are finished. Empty otherwise."""
+        seen = self._seen_stable
+        if seen is None or seen[0] != game.state_id or len(self._window) < self.config.min_frames:
+            return ()
+        back, moves = seen[1]
+        n = len(moves)
+        if back or not moves or closest.back or len(closest.moves) <= n or tuple(closest.moves[:n]) != moves:
+            return ()
+        state = game.state
+        for m in moves[:-1]:
+            state = apply(state, m)
+        return moves if apply(state, moves[-1]).turn != state.turn else ()
 
     def _takeback_refused(
         self,
@@ -650,7 +679,7 @@ def _extendable(node: Node, start: State) -> bool:
     )
     if row_only:
         tile = before.row[last.slot - 1]  # type: ignore[attr-defined]
-        if not tile.event and before.profile.action_tile(tile.tile).hand:
+        if not tile.event and before.profile.action_tile(tile.tile).hand and _may_claim(before, seat):
             return True
     if isinstance(last, Movement):
         k = intensity(before, seat, "movement")
@@ -662,6 +691,16 @@ def _extendable(node: Node, start: State) -> bool:
     if isinstance(last, Restore) and isinstance(before.pending, RestorePending):
         return len(last.hexes) < before.pending.count
     return False
+
+
+def _may_claim(state: State, seat: int) -> bool:
+    """True when ``seat`` could claim some achievement now (R-ACH): only then may a tile showing a
+    hand, moved to the end of the row, still become an achievement rather than its action."""
+    return any(
+        claim_or_none(state, seat, era, col) is not None
+        for era, tiles in enumerate(state.board, start=1)
+        for col in range(len(tiles))
+    )
 
 
 def _prefix(node: Node, n: int) -> Node:

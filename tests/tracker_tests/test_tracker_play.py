@@ -4,13 +4,18 @@ the table (R-SET-3..6, R-SET-10)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from rules.checks import intensity, movement_cost
 from rules.game import Game, simulate
 from rules.moves import Achieve, Draw, Explore, Movement, Offspring, Reveal, RevealEvent
+from rules.state import State
 from tests.tracker_tests.footage import Footage, feed, find, runtime_at, view_of, with_members
+from tracker.link import TrackerLink
+from vision.observation import Observation
 from webui.runtime import GameRuntime
 
 
@@ -100,14 +105,7 @@ def test_exploration_draw_and_placement(tmp_path: Path, game2: Game) -> None:
     """R-ACT-EXP-1: the Exploration tile moving to the end is committed at once; the draw is seen only
     as the tiles laid: with one of two tiles laid nothing is committed, with both the draw and the
     placement are (the drawn resources read off the new tiles)."""
-    i = find(
-        game2,
-        lambda s, m: (
-            isinstance(m, Explore)
-            and isinstance(game2.moves[game2.states.index(s) + 1], Draw)
-            and len(game2.moves[game2.states.index(s) + 1].tiles) == 2
-        ),
-    )
+    i = _exploration_of_two(game2)
     exp, draw, place = game2.moves[i], game2.moves[i + 1], game2.moves[i + 2]
     after_exp, after = game2.states[i + 1], game2.states[i + 3]
     seat = game2.states[i].to_move
@@ -146,3 +144,137 @@ def test_achievement_reveal_and_event_read_off_the_board(tmp_path: Path) -> None
     rt = runtime_at(tmp_path, game, i)
     run = feed(rt, Footage().show(game.states[i]).hand(2.0).show(game.states[i + 3], 1.0))
     assert run.committed() == [[str(m) for m in game.moves[i : i + 3]]]
+
+
+def _movement_with_steps_left(state: State, move: Movement) -> bool:
+    """R-ACT-MOV-1: the Movement used fewer steps than the marker allows (it could still grow)."""
+    seat = state.pending.seat
+    used = movement_cost(state.players[seat], move.delta) if move.delta else 0
+    return used < intensity(state, seat, "movement")
+
+
+def test_move_seen_again_after_a_hand_keeps_its_time(tmp_path: Path, game3: Game) -> None:
+    """R-ACT-MOV-1: a Movement with steps left could still grow, so it is committed only after it
+    has stood 1.3 s; a hand coming and going without changing the table does not start that wait
+    anew: 0.9 s, a hand, 0.6 s more, and it is committed (before the table is seen a second time
+    for 1.3 s on its own)."""
+    i = find(game3, lambda s, m: isinstance(m, Movement) and bool(m.delta) and _movement_with_steps_left(s, m))
+    before, after, move = game3.states[i], game3.states[i + 1], game3.moves[i]
+    rt = runtime_at(tmp_path, game3, i)
+    run = feed(rt, Footage().show(before).hand().show(after, 0.9).hand().show(after, 0.6))
+    assert run.committed() == [[str(move)]]
+    assert not run.desyncs() and not run.prompts()
+    # the same footage without the second look commits nothing: the move may still grow
+    rt2 = runtime_at(tmp_path / "b", game3, i)
+    assert feed(rt2, Footage().show(before).hand().show(after, 0.9)).committed() == []
+
+
+def test_move_left_waiting_is_committed_once_the_next_player_is_under_way(tmp_path: Path) -> None:
+    """A Movement with steps left seen for 0.8 s (not yet committed: it may grow), then the next
+    player's Offspring half done (R-ACT-OFF-1: one member of two down, a table no legal chain
+    explains): the next player being under way, the Movement is finished and committed at once;
+    the Offspring follows when complete. No desync, no prompt."""
+    game = simulate(3, 1, "greedy")
+    i = find(
+        game,
+        lambda s, m: (
+            isinstance(m, Movement)
+            and bool(m.delta)
+            and _movement_with_steps_left(s, m)
+            and isinstance(nxt := game.moves[game.states.index(s) + 1], Offspring)
+            and len(set(nxt.place)) == 2
+        ),
+    )
+    mov, off = game.moves[i], game.moves[i + 1]
+    after_mov, after = game.states[i + 1], game.states[i + 2]
+    seat = after_mov.to_move
+    h = off.place[1]
+    half = with_members(view_of(after), seat, h, after.players[seat].colour, after.players[seat].land[h].members - 1)
+    rt = runtime_at(tmp_path, game, i)
+    footage = Footage().show(game.states[i]).hand().show(after_mov, 0.8).hand().show(half, 1.5)
+    run = feed(rt, footage)
+    assert run.committed() == [[str(mov)]]
+    assert run.moves[-1] == str(mov)
+    run = feed(rt, Footage().hand().show(after, 1.0), link=run.link)
+    assert run.committed() == [[str(mov)], [str(off)]]
+    assert not run.desyncs() and not run.prompts()
+
+
+def _exploration_of_two(game: Game) -> int:
+    return find(
+        game,
+        lambda s, m: (
+            isinstance(m, Explore)
+            and isinstance(game.moves[game.states.index(s) + 1], Draw)
+            and len(game.moves[game.states.index(s) + 1].tiles) == 2
+        ),
+    )
+
+
+@pytest.mark.parametrize("conf", [0.7, 1.0])
+def test_drawn_tile_read_by_its_back_is_asked_not_waited_for(tmp_path: Path, game2: Game, conf: float) -> None:
+    """R-ACT-EXP-1: drawn tiles are laid face up; one of two laid tiles read as a tile back (a
+    misreading that lasts) says nothing of its resource. The tracker does not wait in silence and
+    does not guess: read weakly (0.7), it asks which tiles were drawn with the true draw among the
+    options and records the answer; read confidently (1.0), no legal move explains the back, so it is
+    a desync naming that hex. Nothing is written before the user answers."""
+    i = _exploration_of_two(game2)
+    draw, place = game2.moves[i + 1], game2.moves[i + 2]
+    after_exp, after = game2.states[i + 1], game2.states[i + 3]
+    seat = game2.states[i].to_move
+    misread = dict(view_of(after))
+    h, _ = place.tiles[1]
+    misread[("land", seat, h)] = (None, True)
+
+    def weak(_: int, obs: Observation) -> Observation:
+        hexes = tuple(
+            replace(x, tile_conf=conf, resource_conf=conf) if (x.seat, x.hex) == (seat, h) else x for x in obs.hexes
+        )
+        return replace(obs, hexes=hexes)
+
+    rt = runtime_at(tmp_path, game2, i + 1)
+    answered = []
+    truth = (str(draw), str(place))
+
+    def tap(n: int, link: TrackerLink) -> None:
+        st = link.status
+        if st.prompt and not answered:
+            options = [tuple(str(m) for m in o.moves) for o in st.prompt.options]
+            assert truth in options, options
+            answered.append(link.answer(st.prompt.id, options.index(truth)))
+
+    run = feed(rt, Footage().show(after_exp).hand().show(misread, 3.0, edit=weak), on_frame=tap)
+    assert run.committed() == []  # nothing written by guess
+    if conf < 1.0:
+        assert answered and answered[0].kind == "answer"
+        assert run.moves[-2:] == list(truth)
+    else:
+        assert not answered and run.desyncs()
+        assert ("land", seat, h) in {f.key for f in run.desyncs()[-1].desync.facts}
+        assert run.moves[-1] == str(game2.moves[i])
+
+
+def test_draw_read_past_an_empty_hex_misread_as_a_tile(tmp_path: Path, game2: Game) -> None:
+    """R-ACT-EXP-1: two tiles laid while an empty hex of the same land is weakly misread as a third
+    new tile (0.6): the two best-read new tiles are the ones laid, and the draw and placement are
+    committed as they happened, without a prompt."""
+    i = _exploration_of_two(game2)
+    draw, place = game2.moves[i + 1], game2.moves[i + 2]
+    after_exp, after = game2.states[i + 1], game2.states[i + 3]
+    seat = game2.states[i].to_move
+    shown = dict(view_of(after))
+    empty = sorted(k[2] for k, v in shown.items() if k[:2] == ("land", seat) and v is None)
+    assert empty
+    ghost = empty[0]
+    shown[("land", seat, ghost)] = ("goat", False)
+
+    def weak(_: int, obs: Observation) -> Observation:
+        hexes = tuple(
+            replace(x, tile_conf=0.6, resource_conf=0.6) if (x.seat, x.hex) == (seat, ghost) else x for x in obs.hexes
+        )
+        return replace(obs, hexes=hexes)
+
+    rt = runtime_at(tmp_path, game2, i + 1)
+    run = feed(rt, Footage().show(after_exp).hand().show(shown, 2.0, edit=weak))
+    assert run.committed() == [[str(draw), str(place)]]
+    assert not run.prompts()
