@@ -419,7 +419,7 @@ class Tracker:
         cfg = self.config
         view0 = self.views.view(game.state)
         if all(value_of(view0, k) == fe.mode for k, fe in ev.facts.items()):
-            return self._explained_root(t, hidden)
+            return self._explained_root(t, hidden, game.state)
         a = self._analyse(ev, game, need_back=False)
         explained = [n for n in a.nodes if n.explains]
         if not explained:
@@ -434,7 +434,7 @@ class Tracker:
         explained.sort(key=lambda n: (n.cost(sc, bc), n.back, len(n.moves), [str(m) for m in n.moves]))
         best = explained[0]
         if not best.moves and not best.back:
-            return self._explained_root(t, hidden)
+            return self._explained_root(t, hidden, game.state)
         if best.back and not game.can_undo and len(self._window) >= cfg.min_frames:
             # the table shows another past than the record and the runtime may not undo: say so now,
             # offering the fixes that explain the table
@@ -463,7 +463,9 @@ class Tracker:
             self._candidate = (decision, t - carried)
         first_seen = self._candidate[1]
         option = Option(tuple(best.moves), best.back, best.deficit)
-        hidden_land = _unverified_land(best, game.states[-1 - best.back], ev, self.seating, self._hidden())
+        hidden_land = _unverified_land(
+            best, game.states[-1 - best.back], ev, self.seating, self._hidden(), self._recent_reads()
+        )
         if hidden_land:
             names = _names(game, self.seating)
             who = ", ".join(f"{names.get(ls, ls)}'s land" for ls in hidden_land)
@@ -502,7 +504,7 @@ class Tracker:
             return Update(self._status("watching", f"{kind}: {option.label}", t), Action(kind, tuple(best.moves), 1))
         return Update(self._status("watching", f"committed: {option.label}", t), Action("commit", tuple(best.moves)))
 
-    def _explained_root(self, t: float, hidden: tuple[str, ...]) -> Update:
+    def _explained_root(self, t: float, hidden: tuple[str, ...], state: State) -> Update:
         self._unexplained_since = None
         self._unexplained_settled = 0.0
         self._desync = None
@@ -511,13 +513,24 @@ class Tracker:
         self._prompt = None
         if len(self._window) < self.config.min_frames:
             return Update(self._status("settling", "the table matches the game", t, hidden=hidden))
-        lands = [r for r in hidden if r.startswith("land:")]
+        lands = [r for r in hidden if r.startswith("land:") and not self._land_read(r, state)]
         if lands:
             # nothing disagrees where the camera can see, but a move may be going on where it cannot
             who = ", ".join(r for r in lands)
             msg = f"the table matches the game where the camera can see it; hidden: {who}"
             return Update(self._status("waiting", msg, t, hidden=hidden))
         return Update(self._status("watching", "the table matches the game", t, hidden=hidden))
+
+    def _land_read(self, region: str, state: State) -> bool:
+        """True when the hidden ``region`` is a land whose every tile was read (only empty hexes
+        around it are out of view)."""
+        ls = int(region[5:]) if region[5:].isdigit() else -1
+        g = self.seating.game_seat(ls)
+        return g is not None and _tiles_read(self._recent_reads(), ls, state, state, g)
+
+    def _recent_reads(self) -> set[Key]:
+        """The facts the last few frames read (those :meth:`_hidden` looks at)."""
+        return {k for _, f in self._window[-self.config.min_frames :] for k in f}
 
     def _ambiguous(
         self,
@@ -732,22 +745,38 @@ def _split_unclear(node: Node, start: State) -> int:
 
 
 def _unverified_land(
-    node: Node, start: State, ev: Evidence, seating: Seating, hidden: frozenset[str] = frozenset()
+    node: Node,
+    start: State,
+    ev: Evidence,
+    seating: Seating,
+    hidden: frozenset[str] = frozenset(),
+    recent: set[Key] | None = None,
 ) -> list[int]:
     """Layout seats whose land the node's moves act on but which the window did not read in full (a
-    land hidden, or partly out of view): the move cannot be checked there, so it is not committed."""
+    land hidden, or a tile of it out of view): the move cannot be checked there, so it is not
+    committed. A land whose tiles (before and after the moves) were all read is checked in full even
+    if empty hexes around it are out of view: members stand only on tiles, and a tile laid out of
+    view leaves the draw unexplained."""
     seen = {k[1] for k in ev.facts if k[0] in ("land", "members")}
-    seen -= {int(r.split(":")[1]) for r in hidden if r.startswith("land:") and r.split(":")[1].isdigit()}
+    part = {int(r.split(":")[1]) for r in hidden if r.startswith("land:") and r.split(":")[1].isdigit()}
     out = []
     before = start
     for m in node.moves:
         seat = before.pending.seat
         if not m.chance or m.kind == "draw":
             ls = seating.layout_seats[seat]
-            if ls not in seen and m.kind not in ("evt", "exp") and ls not in out:
+            acts = m.kind not in ("evt", "exp") and ls not in out
+            if acts and (ls not in seen or (ls in part and not _tiles_read(recent, ls, before, node.state, seat))):
                 out.append(ls)
         before = apply(before, m)
     return out
+
+
+def _tiles_read(read: set[Key], ls: int, before: State, after: State, seat: int) -> bool:
+    """True when the members on every tile of game seat ``seat`` (layout seat ``ls``) in both states
+    are among the facts ``read``."""
+    tiles = set(before.players[seat].land) | set(after.players[seat].land)
+    return all(("members", ls, h) in read for h in tiles)
 
 
 def _unseen_differences(nodes: list[Node], ev: Evidence) -> set[Key]:

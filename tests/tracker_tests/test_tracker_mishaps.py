@@ -200,3 +200,24 @@ def test_hidden_too_long_becomes_a_prompt_and_the_answer_is_submitted(tmp_path: 
     run = feed(rt, Footage().show(before).hand().show(after, 3.0, hidden_seats=[seat]), config=cfg, on_frame=tap)
     assert answers and answers[0].kind == "answer"
     assert run.moves == [str(m) for m in game3.moves[: i + 1]]
+
+
+def test_land_with_only_empty_hexes_out_of_view_is_checked_in_full(tmp_path: Path, game3: Game) -> None:
+    """A land grown to the edge of the picture: some empty hexes around it are out of view (the
+    land is listed as partly hidden), every tile is seen. Members stand only on tiles, so a move
+    there can be checked in full: committed without a prompt, and at rest the tracker is watching,
+    not waiting."""
+    i = find(game3, lambda s, m: isinstance(m, Offspring) and s.round > 2)
+    before, after = game3.states[i], game3.states[i + 1]
+    seat = before.to_move
+
+    def edge(_: int, obs: Observation) -> Observation:
+        hexes = tuple(h for h in obs.hexes if h.seat != seat or h.tile)
+        assert len(hexes) < len(obs.hexes)
+        return replace(obs, hexes=hexes, hidden=(f"land:{seat}",))
+
+    rt = runtime_at(tmp_path, game3, i)
+    run = feed(rt, Footage().show(before, 1.0, edit=edge).hand().show(after, 2.0, edit=edge))
+    assert run.committed() == [[str(game3.moves[i])]]
+    assert not run.prompts() and not run.desyncs() and "waiting" not in run.kinds()
+    assert run.statuses[-1].kind == "watching"
