@@ -449,6 +449,15 @@ class Tracker:
             return self._ambiguous(best, rivals, ev, game, t, hidden)
         split = _split_unclear(best, game.states[-1 - best.back])
         if split == 0 or (split > 0 and best.back):
+            done = self._seen_complete(game, any_window=True) if not best.back else ()
+            if done and len(self._window) < cfg.min_frames:
+                return Update(self._status("settling", f"seen: {Option(tuple(best.moves)).label}", t, hidden=hidden))
+            if done:
+                # the table showed this move on its own, and since then more turns: that settles
+                # where the first player's move ended
+                self._seen_stable = None
+                label = Option(done).label
+                return Update(self._status("settling", f"committed: {label}", t, hidden=hidden), Action("commit", done))
             why = "several moves of one player happened too quickly to tell apart: is this right?"
             # more frames of the same table cannot settle this: ask at once
             return self._ambiguous(best, [], ev, game, t, hidden, force=True, reason=why)
@@ -613,21 +622,32 @@ class Tracker:
         self._desync = Desync(keep_id, game.state_id, facts, near, fixes, msg, since)
         return Update(self._status("desync", msg, t, hidden=hidden))
 
-    def _finished_before(self, closest: Node, game: GameView) -> tuple[Move, ...]:
-        """The moves last seen as the stable explanation of the table (only waiting in case they
-        grew), when the closest explanation of the table now is those moves followed by a move of a
-        later turn: the next player is under way, so they are finished. Empty otherwise."""
+    def _seen_complete(self, game: GameView, any_window: bool = False) -> tuple[Move, ...]:
+        """The moves last seen as the stable explanation of the table from the current record (only
+        waiting in case they grew), if they end a turn; empty otherwise (and while the window is
+        shorter than ``min_frames``, unless ``any_window``)."""
         seen = self._seen_stable
-        if seen is None or seen[0] != game.state_id or len(self._window) < self.config.min_frames:
+        if seen is None or seen[0] != game.state_id:
+            return ()
+        if len(self._window) < self.config.min_frames and not any_window:
             return ()
         back, moves = seen[1]
-        n = len(moves)
-        if back or not moves or closest.back or len(closest.moves) <= n or tuple(closest.moves[:n]) != moves:
+        if back or not moves:
             return ()
         state = game.state
         for m in moves[:-1]:
             state = apply(state, m)
         return moves if apply(state, moves[-1]).turn != state.turn else ()
+
+    def _finished_before(self, closest: Node, game: GameView) -> tuple[Move, ...]:
+        """The moves of :meth:`_seen_complete`, when the closest explanation of the table now is those
+        moves followed by a move of a later turn: the next player is under way, so they are
+        finished. Empty otherwise."""
+        moves = self._seen_complete(game)
+        n = len(moves)
+        if not moves or closest.back or len(closest.moves) <= n or tuple(closest.moves[:n]) != moves:
+            return ()
+        return moves
 
     def _takeback_refused(
         self,

@@ -278,3 +278,32 @@ def test_draw_read_past_an_empty_hex_misread_as_a_tile(tmp_path: Path, game2: Ga
     run = feed(rt, Footage().show(after_exp).hand().show(shown, 2.0, edit=weak))
     assert run.committed() == [[str(draw), str(place)]]
     assert not run.prompts()
+
+
+def test_move_seen_on_its_own_settles_a_merged_chain(tmp_path: Path) -> None:
+    """A Movement with steps left seen for 0.8 s (waiting in case it grows), then under one hand the
+    other player's Relocation and the first player's next Movement (2 players): the table shows only
+    the sum of the first player's two member moves, which other splits explain as well, so on its
+    own the chain is asked about. The Movement seen on its own settles the split: the moves are
+    committed as they happened, without a prompt."""
+    game = simulate(2, 4, "greedy")
+    i = find(
+        game,
+        lambda s, m: (
+            isinstance(m, Movement)
+            and bool(m.delta)
+            and _movement_with_steps_left(s, m)
+            and isinstance(game.moves[game.states.index(s) + 2], Movement)
+            and game.states[game.states.index(s) + 2].to_move == s.to_move
+        ),
+        start=100,
+    )
+    moves = [str(m) for m in game.moves[i : i + 3]]
+    rt = runtime_at(tmp_path, game, i)
+    run = feed(rt, Footage().show(game.states[i]).hand(2.0).show(game.states[i + 3], 1.5))
+    assert run.prompts() and run.committed() == []  # without the look at the first move: asked
+    rt = runtime_at(tmp_path / "seen", game, i)
+    footage = Footage().show(game.states[i]).hand().show(game.states[i + 1], 0.8).hand(2.0)
+    run = feed(rt, footage.show(game.states[i + 3], 1.5))
+    assert run.committed() == [moves[:1], moves[1:]]
+    assert not run.prompts() and not run.desyncs()
