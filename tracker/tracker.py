@@ -36,10 +36,13 @@ from __future__ import annotations
 import time as _time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any
 
 from rules.checks import claim_or_none, intensity, movement_cost
 from rules.engine import apply
+from rules.errors import IllegalMoveError
+from rules.legal import legal_moves
 from rules.moves import Explore, Move, Movement, Offspring, Restore
 from rules.pending import RestorePending
 from rules.state import State
@@ -262,6 +265,7 @@ class Tracker:
         self._candidate: tuple[Any, float] | None = None  # (decision key, first seen)
         # (state id, decision key, settled seconds): the last decision seen stable, kept over hands
         self._seen_stable: tuple[int, Any, float] | None = None
+        self._quiet_since: tuple[int, float] | None = None  # (state id, time) the table matched the record
         self._unexplained_since: float | None = None
         self._unexplained_settled = 0.0
         self._last_settled_time: float | None = None
@@ -363,6 +367,7 @@ class Tracker:
         self._candidate = None
         self._last_settled_time = None
         self._ambiguous_since = None
+        self._quiet_since = None
 
     def _drop_stale(self, game: GameView) -> None:
         if self._prompt and self._prompt.state_id != game.state_id:
@@ -419,7 +424,8 @@ class Tracker:
         cfg = self.config
         view0 = self.views.view(game.state)
         if all(value_of(view0, k) == fe.mode for k, fe in ev.facts.items()):
-            return self._explained_root(t, hidden, game.state)
+            return self._invisible_choice(ev, game, t, hidden) or self._explained_root(t, hidden, game.state)
+        self._quiet_since = None
         a = self._analyse(ev, game, need_back=False)
         explained = [n for n in a.nodes if n.explains]
         if not explained:
@@ -512,6 +518,41 @@ class Tracker:
                 return Update(self._status("settling", f"taking back: {option.label}", t), Action("undo", (), 1))
             return Update(self._status("watching", f"{kind}: {option.label}", t), Action(kind, tuple(best.moves), 1))
         return Update(self._status("watching", f"committed: {option.label}", t), Action("commit", tuple(best.moves)))
+
+    def _invisible_choice(self, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]) -> Update | None:
+        """The table matches the record, which waits for a player's answer to an event that no
+        option of shows on the table (an either/or pick whose effect is not on the table): after a
+        while, the only option is committed and several are asked about. The wait is short when
+        every option ends the game (nothing more will come to tell them apart), longer otherwise
+        (the next moves may show which it was)."""
+        cfg = self.config
+        state = game.state
+        if self._quiet_since is None or self._quiet_since[0] != game.state_id:
+            self._quiet_since = (game.state_id, t)
+        if state.pending.kind != "event" or len(self._window) < cfg.min_frames:
+            return None
+        view0 = self.views.view(state)
+        after: list[Node] = []
+        for m in islice(legal_moves(state), 2 * cfg.max_options):
+            try:
+                nxt = apply(state, m)
+            except IllegalMoveError:
+                continue
+            if self.views.view(nxt) != view0:
+                return None  # an option the table would show: wait for it
+            after.append(Node(nxt, (m,), self.views))
+        if not after:
+            return None
+        wait = cfg.prompt_after if all(n.state.is_over for n in after) else cfg.hidden_prompt_after
+        if t - self._quiet_since[1] < wait:
+            return None
+        if len(after) == 1:
+            self._quiet_since = None
+            label = Option(after[0].moves).label
+            return Update(self._status("watching", f"committed: {label}", t), Action("commit", after[0].moves))
+        who = _names(game, self.seating).get(self.seating.layout_seats[state.pending.seat], "a player")
+        why = f"{who} answers an event in a way the table does not show: which option?"
+        return self._ambiguous(after[0], after[1:], ev, game, t, hidden, force=True, reason=why)
 
     def _explained_root(self, t: float, hidden: tuple[str, ...], state: State) -> Update:
         self._unexplained_since = None

@@ -11,7 +11,7 @@ import pytest
 
 from rules.checks import intensity, movement_cost
 from rules.game import Game, simulate
-from rules.moves import Achieve, Draw, Explore, Movement, Offspring, Reveal, RevealEvent
+from rules.moves import Achieve, Draw, Explore, Movement, Offspring, Pick, Reveal, RevealEvent
 from rules.state import State
 from tests.tracker_tests.footage import Footage, feed, find, runtime_at, view_of, with_members
 from tracker.link import TrackerLink
@@ -307,3 +307,28 @@ def test_move_seen_on_its_own_settles_a_merged_chain(tmp_path: Path) -> None:
     run = feed(rt, footage.show(game.states[i + 3], 1.5))
     assert run.committed() == [moves[:1], moves[1:]]
     assert not run.prompts() and not run.desyncs()
+
+
+def test_last_answer_the_table_cannot_show_is_asked(tmp_path: Path) -> None:
+    """R-EVT: the game's last move is an either/or answer to an event whose options look the same on
+    the table. Nothing later will tell them apart, so once the table has stood still the tracker
+    asks which option it was (instead of leaving the game unfinished and unscored); the answer ends
+    the game."""
+    game = simulate(2, 19, "greedy")
+    assert isinstance(game.moves[-1], Pick) and game.state.is_over
+    i = len(game.moves) - 2
+    rt = runtime_at(tmp_path, game, i)
+    answered = []
+
+    def tap(n: int, link: TrackerLink) -> None:
+        st = link.status
+        if st.prompt and not answered:
+            options = [tuple(str(m) for m in o.moves) for o in st.prompt.options]
+            assert (str(game.moves[-1]),) in options and len(options) > 1, options
+            answered.append(link.answer(st.prompt.id, options.index((str(game.moves[-1]),))))
+
+    run = feed(rt, Footage().show(game.states[i]).hand().show(game.state, 3.0), on_frame=tap)
+    assert run.committed() == [[str(game.moves[i])]]
+    assert answered and "does not show" in run.prompts()[0].prompt.reason
+    assert run.moves == [str(m) for m in game.moves]
+    assert rt.snapshot().state.is_over
