@@ -266,6 +266,8 @@ class Tracker:
         # (state id, decision key, settled seconds): the last decision seen stable, kept over hands
         self._seen_stable: tuple[int, Any, float] | None = None
         self._quiet_since: tuple[int, float] | None = None  # (state id, time) the table matched the record
+        self._frame_dt = 0.0  # settled seconds since the window's previous frame
+        self._left_over: Desync | None = None  # the last desync about facts left over beside moves
         self._unexplained_since: float | None = None
         self._unexplained_settled = 0.0
         self._last_settled_time: float | None = None
@@ -339,8 +341,9 @@ class Tracker:
             msg = "hand in view" if obs.hand_in_view else "something is moving"
             return Update(self._status(self._kind_during_hand(), msg, t, hand=obs.hand_in_view))
         facts = observation_facts(obs, self.seating.colours)
-        if self._last_settled_time is not None and self._unexplained_since is not None:
-            self._unexplained_settled += max(0.0, t - self._last_settled_time)
+        self._frame_dt = max(0.0, t - self._last_settled_time) if self._last_settled_time is not None else 0.0
+        if self._unexplained_since is not None:
+            self._unexplained_settled += self._frame_dt
         self._last_settled_time = t
         self._window.append((t, facts))
         self._window_hidden.append(tuple(obs.hidden))
@@ -373,9 +376,11 @@ class Tracker:
         if self._prompt and self._prompt.state_id != game.state_id:
             self._prompt = None
         if self._desync and self._desync.state_id != game.state_id:
+            left_over = self._left_over is not None and self._left_over.id == self._desync.id
             self._desync = None
-            self._unexplained_since = None
-            self._unexplained_settled = 0.0
+            if not left_over:  # facts left over beside a commit still disagree after it
+                self._unexplained_since = None
+                self._unexplained_settled = 0.0
 
     def _next_id(self) -> int:
         self._ids += 1
@@ -433,12 +438,27 @@ class Tracker:
             explained = [n for n in a.back_nodes if n.explains]
         if not explained:
             return self._unexplained(a, ev, game, t, hidden)
-        self._unexplained_since = None
-        self._unexplained_settled = 0.0
-        self._desync = None
         sc, bc = cfg.search.step_cost, cfg.back_cost
         explained.sort(key=lambda n: (n.cost(sc, bc), n.back, len(n.moves), [str(m) for m in n.moves]))
         best = explained[0]
+        if best.disagreements:
+            # explained but for facts left over: the table still disagrees with the game there
+            if self._unexplained_since is None:
+                self._unexplained_since = t
+                self._unexplained_settled = 0.0
+        else:
+            self._unexplained_since = None
+            self._unexplained_settled = 0.0
+        self._desync = None
+        update = self._decide_best(best, explained, ev, game, t, hidden)
+        return self._flag_residual(update, best, ev, game, t, hidden)
+
+    def _decide_best(
+        self, best: Node, explained: list[Node], ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]
+    ) -> Update:
+        """What to do when ``best`` is the best of the nodes that explain the table."""
+        cfg = self.config
+        sc, bc = cfg.search.step_cost, cfg.back_cost
         if not best.moves and not best.back:
             return self._explained_root(t, hidden, game.state)
         if best.back and not game.can_undo and len(self._window) >= cfg.min_frames:
@@ -518,6 +538,28 @@ class Tracker:
                 return Update(self._status("settling", f"taking back: {option.label}", t), Action("undo", (), 1))
             return Update(self._status("watching", f"{kind}: {option.label}", t), Action(kind, tuple(best.moves), 1))
         return Update(self._status("watching", f"committed: {option.label}", t), Action("commit", tuple(best.moves)))
+
+    def _flag_residual(
+        self, update: Update, best: Node, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]
+    ) -> Update:
+        """Facts the chosen explanation leaves over (a knocked piece, a misreading, a tile laid
+        where the record has none: see :func:`tracker.search.relax`) may not stand unflagged while
+        play goes on: once the table has disagreed with the game for ``desync_after`` seconds of
+        settled table, over hands and commits, the status is a desync naming them (the update's
+        action, if any, is still carried out: the moves explain the rest of the table)."""
+        if not best.disagreements or self._unexplained_settled < self.config.desync_after:
+            return update
+        names = _names(game, self.seating)
+        facts = tuple(FactDiff(k, value_of(best.view, k), ev.facts[k].mode, d) for k, d in best.disagreements[:8])
+        where = "; ".join(f"{describe_key(f.key, names)}: {describe_value(f.key, f.seen)}" for f in facts[:3])
+        msg = f"the table and the game disagree: {where} (a piece knocked over, or misread?)"
+        prev = self._desync or self._left_over
+        keep = prev is not None and {f.key for f in prev.facts} == {f.key for f in facts}
+        did = prev.id if prev is not None and keep else self._next_id()
+        since = prev.since if prev is not None and keep else t
+        self._desync = Desync(did, game.state_id, facts, Option(tuple(best.moves), best.back), (), msg, since)
+        self._left_over = self._desync
+        return Update(self._status("desync", msg, t, hidden=hidden), update.action)
 
     def _invisible_choice(self, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]) -> Update | None:
         """The table matches the record, which waits for a player's answer to an event that no

@@ -9,8 +9,11 @@ from pathlib import Path
 import pytest
 
 from rules.game import Game, simulate
+from rules.hexgrid import neighbours
 from rules.moves import Achieve, Movement, Offspring, Reveal
+from rules.state import State
 from tests.tracker_tests.footage import Footage, feed, find, runtime_at, view_of, with_members
+from tracker.facts import View
 from tracker.link import AnswerError
 from tracker.noise import PRESETS, Noise
 from tracker.tracker import TrackerConfig
@@ -221,3 +224,38 @@ def test_land_with_only_empty_hexes_out_of_view_is_checked_in_full(tmp_path: Pat
     assert run.committed() == [[str(game3.moves[i])]]
     assert not run.prompts() and not run.desyncs() and "waiting" not in run.kinds()
     assert run.statuses[-1].kind == "watching"
+
+
+def test_knocked_piece_is_flagged_while_play_goes_on(tmp_path: Path, game3: Game) -> None:
+    """A member knocked onto the neighbouring tile while the other players keep moving, each move
+    shown for only 0.8 s: the moves are committed as they happen (the knocked piece is beside them),
+    and the piece is not left unflagged: once it has disagreed for 2.5 s of still table, over hands
+    and commits, a desync names both hexes, and stays shown while the moves go on being committed."""
+    i = find(game3, lambda s, m: s.pending.kind == "choose" and s.round > 3)
+    n = 6
+    states = game3.states[i : i + n + 1]
+    def spot(seat: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        lands = [s.players[seat].land for s in states]
+        for a, t in sorted(lands[0].items()):
+            for b in sorted(neighbours(a)):
+                if t.members and b in lands[0] and all(ld[a] == lands[0][a] and ld[b] == lands[0][b] for ld in lands):
+                    return a, b
+        return None
+
+    seat, (a, b) = next((g, ab) for g in range(states[0].n) if (ab := spot(g)) is not None)
+    colour = states[0].players[seat].colour
+
+    def knocked(state: State) -> View:
+        land = state.players[seat].land
+        v = with_members(view_of(state), seat, a, colour, land[a].members - 1)
+        return with_members(v, seat, b, colour, land[b].members + 1)
+
+    footage = Footage().show(knocked(states[0]), 0.8)
+    for s in states[1:]:
+        footage.hand().show(knocked(s), 0.8)
+    run = feed(runtime_at(tmp_path, game3, i), footage)
+    assert run.moves == [str(m) for m in game3.moves[: i + n]]
+    flagged = run.desyncs()
+    assert flagged and {f.key for f in flagged[0].desync.facts} == {("members", seat, a), ("members", seat, b)}
+    kinds = [st.kind for st in run.statuses]
+    assert set(kinds[kinds.index("desync") :]) == {"desync"}  # once flagged, it stays flagged over commits
