@@ -289,6 +289,10 @@ def _fallback(state: State, read: TableRead, kind: str, slot: int) -> list[Move]
     return _closest(state, seat, read, (Movement(slot, d) for d in movement_deltas(p, k)), lambda m: m.delta)
 
 
+WEAK_RESOURCE = 1.0
+"""Support (mean vote, :mod:`tracker.evidence`) below which a new tile's resource is not taken as
+read: about confidence 0.73 in every frame."""
+
 LAID_KEEP = 3
 """Most sets of hexes tried as the tiles just laid when more new tiles are seen than were drawn."""
 
@@ -394,6 +398,9 @@ def _resource_options(read: TableRead, g: int, h: Hex, resources: tuple[str, ...
             return list(resources)
         return []
     best = opts[0][0]
+    if best < WEAK_RESOURCE:
+        # read too weakly to name the drawn tile alone: every resource competes (the tracker asks)
+        return [r for _, r in opts] + [r for r in resources if r not in {r for _, r in opts}]
     out = []
     for s, r in opts:
         if s >= best - 2.0 and r not in out:

@@ -258,9 +258,10 @@ def relax(nodes: list[Node]) -> None:
 RESIDUAL_MAX = 2
 """Most facts a move may leave unexplained (a knocked piece touches two hexes)."""
 
-RESIDUAL_KINDS = ("land", "members", "shells", "track")
-"""Kinds of fact that may be left unexplained: pieces that can be knocked or misread beside a move;
-the row and the board are what moves are read from, never left over."""
+RESIDUAL_KINDS = ("land", "members", "shells", "track", "slotshells", "stones")
+"""Kinds of fact that may be left unexplained: pieces that can be knocked or misread beside a move
+(shells on the row and stones on the board too: a misread count, or the stone of an achievement
+under way); the tiles of the row and the board are what moves are read from, never left over."""
 
 
 def _reads_outcome(node: Node) -> bool:

@@ -332,3 +332,35 @@ def test_last_answer_the_table_cannot_show_is_asked(tmp_path: Path) -> None:
     assert answered and "does not show" in run.prompts()[0].prompt.reason
     assert run.moves == [str(m) for m in game.moves]
     assert rt.snapshot().state.is_over
+
+
+def test_drawn_tile_read_weakly_as_another_resource_is_asked(tmp_path: Path, game2: Game) -> None:
+    """R-ACT-EXP-1: a laid tile read, in every frame, as another resource but only weakly (0.6): too
+    weak to name the drawn tile, so the draw is not written by guess; the tracker asks, the true
+    draw among the options."""
+    i = _exploration_of_two(game2)
+    draw, place = game2.moves[i + 1], game2.moves[i + 2]
+    after_exp, after = game2.states[i + 1], game2.states[i + 3]
+    seat = game2.states[i].to_move
+    h, res = place.tiles[1]
+    other = next(r for r in after.profile.resources if r != res)
+    shown = dict(view_of(after))
+    shown[("land", seat, h)] = (other, False)
+
+    def weak(_: int, obs: Observation) -> Observation:
+        hexes = tuple(
+            replace(x, tile_conf=0.6, resource_conf=0.6) if (x.seat, x.hex) == (seat, h) else x for x in obs.hexes
+        )
+        return replace(obs, hexes=hexes)
+
+    rt = runtime_at(tmp_path, game2, i + 1)
+    asked = []
+
+    def look(n: int, link: TrackerLink) -> None:
+        st = link.status
+        if st.prompt and not asked:
+            asked.append([tuple(str(m) for m in o.moves) for o in st.prompt.options])
+
+    run = feed(rt, Footage().show(after_exp).hand().show(shown, 3.0, edit=weak), on_frame=look)
+    assert run.committed() == []
+    assert asked and (str(draw), str(place)) in asked[0]
