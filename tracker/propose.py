@@ -313,13 +313,14 @@ def _offspring(state: State, read: TableRead, slot: int, change: dict[Hex, int])
         # with members in the supply an Offspring always adds some: nothing seen yet
         return [] if p.supply > 0 else [Offspring(slot)]
     if p.supply > 0:
-        place = tuple(h for h, d in sorted(change.items()) if d > 0 for _ in range(d))
-        move = Offspring(slot, place)
-    elif sum(change.values()) == 0:
-        move = Offspring(slot, relocate=tuple(sorted(change.items())))
+        moves = [Offspring(slot, tuple(h for h, d in sorted(change.items()) if d > 0 for _ in range(d)))]
     else:
-        return []  # a relocation keeps the number of members
-    return [move] if check(state, move) is None else []
+        # no members left to place: the change may be a relocation, or belong to a later move of the
+        # same player in a quick chain (then this Offspring relocated nothing)
+        moves = [Offspring(slot)]
+        if sum(change.values()) == 0:  # a relocation keeps the number of members
+            moves.insert(0, Offspring(slot, relocate=tuple(sorted(change.items()))))
+    return [m for m in moves if check(state, m) is None]
 
 
 def _movement(state: State, read: TableRead, slot: int, change: dict[Hex, int]) -> list[Move]:
