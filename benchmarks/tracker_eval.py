@@ -27,8 +27,10 @@ Metrics (per game and overall):
   only by the tracker and never written wrong before;
 - moves needing a prompt: the user had to answer a prompt, tap a fix or enter it;
 - silent desyncs: a wrong record (not a prefix of what the table shows) not flagged by a desync or
-  prompt before the game has moved on by one more complete move; or a move missing from the record
-  two moves after it was complete without any flag;
+  prompt before the game has moved on by one more complete move; or a move missing from the record,
+  without any flag since it was complete, once the next move the camera can see is complete and the
+  table has stood still for a second in one stretch (``silent_desyncs_strict``: the same with the
+  first definition of this script — the next move of any kind, the quiet second added up over hands);
 - latency: from the first quiet frame after the hand left (the move complete on the table) to the
   commit, plus the processing time of the frame that committed (median, 90th percentile);
 - desyncs raised while the record was right and nothing was knocked (false alarms), knocks flagged.
@@ -60,6 +62,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.game import simulate
 from rules.moves import Move
+from tracker.facts import Seating, table_view
 from tracker.link import AnswerError, TrackerLink
 from tracker.naive import NaiveTracker
 from tracker.noise import PRESETS, Noise
@@ -104,6 +107,7 @@ class GameResult:
     wrong_writes: int = 0
     silent: int = 0
     silent_missed: int = 0
+    silent_missed_strict: int = 0  # the same under the first, stricter definition (see _missing)
     silent_notes: list[str] = field(default_factory=list)
     wrong_notes: list[str] = field(default_factory=list)
     manual_notes: list[str] = field(default_factory=list)
@@ -512,36 +516,12 @@ def _track(
         if is_desync and not desync_open and ok and f.tag not in ("knock", "takeback") and len(record) == len(expect):
             res.false_desyncs += 1
         desync_open = is_desync
-    # moves missing from the record two complete moves later, with no flag in between
+    # moves missing from the record once the next visible move is complete, with no flag in between
+    missing, missing_strict = _missing(game, truth, frames, complete_frame, done_by_frame, len_by_frame, flags_by_frame)
+    res.silent_missed = len(missing)
+    res.silent_missed_strict = len(missing_strict)
+    res.silent_notes.extend(missing)
     final = list(runtime.snapshot().moves)
-    times = [f.time for f in frames]
-    settled = [f.settled for f in frames]
-    for i in range(len(truth)):
-        c = complete_frame.get(i)
-        if c is None:
-            continue
-        # one more move complete on the table (two if the next is an unseen draw), then a second
-        # of quiet table for the tracker to see it
-        later = i + 2 + (1 if i + 1 < len(truth) and truth[i + 1].kind == "draw" else 0)
-        a = next((k for k in range(c, len(done_by_frame)) if done_by_frame[k] >= later), None)
-        if a is None:
-            continue
-        quiet = 0.0
-        deadline = None
-        for k in range(a, len(frames)):
-            if settled[k]:
-                quiet += times[k] - times[k - 1] if k > a and settled[k - 1] else 0.0
-                if quiet >= 1.0:
-                    deadline = k
-                    break
-        if deadline is None:
-            continue
-        if len_by_frame[deadline] <= i and not any(flags_by_frame[c : deadline + 1]):
-            res.silent_missed += 1
-            res.silent_notes.append(
-                f"move {i} ({truth[i]}) missing after the next move was complete "
-                f"(complete at frame {c}, still missing at frame {deadline})"
-            )
     res.preset = preset
     for i, t in enumerate(truth):
         if i < preset:
@@ -556,6 +536,63 @@ def _track(
             res.prompted += 1
         elif not wrong:
             res.auto_ok += 1
+
+
+def _missing(
+    game: Any,
+    truth: list[Move],
+    frames: list[PlaybackFrame],
+    complete_frame: dict[int, int],
+    done_by_frame: list[int],
+    len_by_frame: list[int],
+    flags_by_frame: list[bool],
+) -> tuple[list[str], list[str]]:
+    """Moves still missing from the record, unflagged since they were complete, when the game has
+    moved on by one more move the camera can see (a draw, an empty restore, an answer the table does
+    not show are not seen until the next move that is) and the table has then stood still for a
+    second in one stretch (the tracker needs a few quiet frames after a hand to fuse). Also the same
+    count under this script's first, stricter definition (the next move of any kind; the second of
+    quiet table added up over hands), for comparison with earlier figures."""
+    seating = Seating.of(game.state)
+    views = [table_view(st, seating) for st in game.states[: len(truth) + 1]]
+    visible = [views[i] != views[i + 1] for i in range(len(truth))]
+    times = [f.time for f in frames]
+    settled = [f.settled for f in frames]
+
+    def deadline(i: int, later: int, stretch: bool) -> int | None:
+        c = complete_frame[i]
+        a = next((k for k in range(c, len(done_by_frame)) if done_by_frame[k] >= later), None)
+        if a is None:
+            return None
+        quiet = 0.0
+        for k in range(a, len(frames)):
+            if settled[k]:
+                quiet += times[k] - times[k - 1] if k > a and settled[k - 1] else 0.0
+                if quiet >= 1.0:
+                    return k
+            elif stretch:
+                quiet = 0.0
+        return None
+
+    out: tuple[list[str], list[str]] = ([], [])
+    for i in range(len(truth)):
+        c = complete_frame.get(i)
+        if c is None:
+            continue
+        j = i + 1
+        while j < len(truth) and not visible[j]:
+            j += 1
+        strict_later = i + 2 + (1 if i + 1 < len(truth) and truth[i + 1].kind == "draw" else 0)
+        for notes, later, stretch in ((out[0], j + 1, True), (out[1], strict_later, False)):
+            if later > len(truth):
+                continue
+            d = deadline(i, later, stretch)
+            if d is not None and len_by_frame[d] <= i and not any(flags_by_frame[c : d + 1]):
+                notes.append(
+                    f"move {i} ({truth[i]}) missing after the next move was complete "
+                    f"(complete at frame {c}, still missing at frame {d})"
+                )
+    return out
 
 
 def _debug(f: PlaybackFrame, obs: Any, upd: Any, link: TrackerLink, game: Any) -> None:
@@ -620,6 +657,7 @@ def summarise(results: list[GameResult]) -> dict[str, Any]:
         "wrong_final": sum(r.wrong_final for r in results),
         "wrong_writes": sum(r.wrong_writes for r in results),
         "silent_desyncs": sum(r.silent + r.silent_missed for r in results),
+        "silent_desyncs_strict": sum(r.silent + r.silent_missed_strict for r in results),
         "false_desyncs": sum(r.false_desyncs for r in results),
         "knocks": sum(r.knocks for r in results),
         "knocks_flagged": sum(r.knocks_flagged for r in results),
