@@ -19,14 +19,17 @@ How it decides:
    move read too early and since completed).
 4. One explanation clearly better than every other (by ``margin``), unchanged for ``stable_s``
    seconds over at least ``min_frames`` settled frames (``extendable_s`` for a move that could still
-   grow, such as a Movement with steps left), is committed. Rival explanations that differ only in
-   facts nobody can see now wait for the view (*waiting*), then become a prompt; rivals that differ
-   in what is seen become a **prompt** with the few best candidates.
+   grow, such as a Movement with steps left, counted over hands that change nothing), is committed;
+   such a waiting move is also committed as soon as the table shows a later turn under way. Rival
+   explanations that differ only in facts nobody can see now wait for the view (*waiting*), then
+   become a prompt; rivals that differ in what is seen become a **prompt** with the few best
+   candidates. An event answer the table cannot show at all is asked about once the table rests.
 5. A table that no legal chain explains is *changing* while it may be a move in progress; after
    ``desync_after`` seconds of settled, unexplained table it is a **desync** naming the facts (hexes,
    slots…) that disagree with the closest legal explanation, with that explanation offered as a fix.
    The desync clears as soon as the table is explained again (put back, or completed) or the record
-   is corrected.
+   is corrected. Facts left over beside committed moves (a knocked piece) count towards the same
+   ``desync_after`` over hands and commits, so they are flagged while play goes on.
 6. A table that shows an earlier position is a takeback: undone when the runtime allows undoing the
    last move, otherwise a desync that offers the correction.
 """
@@ -549,6 +552,8 @@ class Tracker:
         action, if any, is still carried out: the moves explain the rest of the table)."""
         if not best.disagreements or self._unexplained_settled < self.config.desync_after:
             return update
+        if update.status.kind in ("prompt", "desync"):
+            return update  # already a question to the user (with its options)
         names = _names(game, self.seating)
         facts = tuple(FactDiff(k, value_of(best.view, k), ev.facts[k].mode, d) for k, d in best.disagreements[:8])
         where = "; ".join(f"{describe_key(f.key, names)}: {describe_value(f.key, f.seen)}" for f in facts[:3])
