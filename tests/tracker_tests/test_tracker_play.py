@@ -4,6 +4,7 @@ the table (R-SET-3..6, R-SET-10)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -153,6 +154,17 @@ def _movement_with_steps_left(state: State, move: Movement) -> bool:
     return used < intensity(state, seat, "movement")
 
 
+def _waiting_movement(game: Game, then: Callable[[int], bool], start: int = 1) -> int:
+    """The first Movement with steps left (from move ``start``) at an index ``j`` with ``then(j)``."""
+    return find(
+        game,
+        lambda s, m: (
+            isinstance(m, Movement) and bool(m.delta) and _movement_with_steps_left(s, m) and then(game.states.index(s))
+        ),
+        start,
+    )
+
+
 def test_move_seen_again_after_a_hand_keeps_its_time(tmp_path: Path, game3: Game) -> None:
     """R-ACT-MOV-1: a Movement with steps left could still grow, so it is committed only after it
     has stood 1.3 s; a hand coming and going without changing the table does not start that wait
@@ -175,16 +187,7 @@ def test_move_left_waiting_is_committed_once_the_next_player_is_under_way(tmp_pa
     explains): the next player being under way, the Movement is finished and committed at once;
     the Offspring follows when complete. No desync, no prompt."""
     game = simulate(3, 1, "greedy")
-    i = find(
-        game,
-        lambda s, m: (
-            isinstance(m, Movement)
-            and bool(m.delta)
-            and _movement_with_steps_left(s, m)
-            and isinstance(nxt := game.moves[game.states.index(s) + 1], Offspring)
-            and len(set(nxt.place)) == 2
-        ),
-    )
+    i = _waiting_movement(game, lambda j: isinstance(o := game.moves[j + 1], Offspring) and len(set(o.place)) == 2)
     mov, off = game.moves[i], game.moves[i + 1]
     after_mov, after = game.states[i + 1], game.states[i + 2]
     seat = after_mov.to_move
@@ -287,15 +290,9 @@ def test_move_seen_on_its_own_settles_a_merged_chain(tmp_path: Path) -> None:
     own the chain is asked about. The Movement seen on its own settles the split: the moves are
     committed as they happened, without a prompt."""
     game = simulate(2, 4, "greedy")
-    i = find(
+    i = _waiting_movement(
         game,
-        lambda s, m: (
-            isinstance(m, Movement)
-            and bool(m.delta)
-            and _movement_with_steps_left(s, m)
-            and isinstance(game.moves[game.states.index(s) + 2], Movement)
-            and game.states[game.states.index(s) + 2].to_move == s.to_move
-        ),
+        lambda j: isinstance(game.moves[j + 2], Movement) and game.states[j + 2].to_move == game.states[j].to_move,
         start=100,
     )
     moves = [str(m) for m in game.moves[i : i + 3]]
