@@ -401,7 +401,7 @@ def _resource_options(read: TableRead, g: int, h: Hex, resources: tuple[str, ...
     best = opts[0][0]
     if best < WEAK_RESOURCE:
         # read too weakly to name the drawn tile alone: every resource competes (the tracker asks)
-        return [r for _, r in opts] + [r for r in resources if r not in {r for _, r in opts}]
+        return list(dict.fromkeys([r for _, r in opts] + list(resources)))
     out = []
     for s, r in opts:
         if s >= best - 2.0 and r not in out:

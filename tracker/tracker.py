@@ -269,7 +269,6 @@ class Tracker:
         # (state id, decision key, settled seconds): the last decision seen stable, kept over hands
         self._seen_stable: tuple[int, Any, float] | None = None
         self._quiet_since: tuple[int, float] | None = None  # (state id, time) the table matched the record
-        self._frame_dt = 0.0  # settled seconds since the window's previous frame
         self._left_over: Desync | None = None  # the last desync about facts left over beside moves
         self._unexplained_since: float | None = None
         self._unexplained_settled = 0.0
@@ -344,9 +343,8 @@ class Tracker:
             msg = "hand in view" if obs.hand_in_view else "something is moving"
             return Update(self._status(self._kind_during_hand(), msg, t, hand=obs.hand_in_view))
         facts = observation_facts(obs, self.seating.colours)
-        self._frame_dt = max(0.0, t - self._last_settled_time) if self._last_settled_time is not None else 0.0
-        if self._unexplained_since is not None:
-            self._unexplained_settled += self._frame_dt
+        if self._last_settled_time is not None and self._unexplained_since is not None:
+            self._unexplained_settled += max(0.0, t - self._last_settled_time)
         self._last_settled_time = t
         self._window.append((t, facts))
         self._window_hidden.append(tuple(obs.hidden))
@@ -478,7 +476,7 @@ class Tracker:
             return self._ambiguous(best, rivals, ev, game, t, hidden)
         split = _split_unclear(best, game.states[-1 - best.back])
         if split == 0 or (split > 0 and best.back):
-            done = self._seen_complete(game, any_window=True) if not best.back else ()
+            done = self._seen_complete(game) if not best.back else ()
             if done and len(self._window) < cfg.min_frames:
                 return Update(self._status("settling", f"seen: {Option(tuple(best.moves)).label}", t, hidden=hidden))
             if done:
@@ -610,7 +608,8 @@ class Tracker:
         self._prompt = None
         if len(self._window) < self.config.min_frames:
             return Update(self._status("settling", "the table matches the game", t, hidden=hidden))
-        lands = [r for r in hidden if r.startswith("land:") and not self._land_read(r, state)]
+        recent = self._recent_reads()
+        lands = [r for r in hidden if r.startswith("land:") and not self._land_read(r, state, recent)]
         if lands:
             # nothing disagrees where the camera can see, but a move may be going on where it cannot
             who = ", ".join(r for r in lands)
@@ -618,12 +617,12 @@ class Tracker:
             return Update(self._status("waiting", msg, t, hidden=hidden))
         return Update(self._status("watching", "the table matches the game", t, hidden=hidden))
 
-    def _land_read(self, region: str, state: State) -> bool:
-        """True when the hidden ``region`` is a land whose every tile was read (only empty hexes
-        around it are out of view)."""
+    def _land_read(self, region: str, state: State, recent: set[Key]) -> bool:
+        """True when the hidden ``region`` is a land whose every tile is among the ``recent`` reads
+        (only empty hexes around it are out of view)."""
         ls = int(region[5:]) if region[5:].isdigit() else -1
         g = self.seating.game_seat(ls)
-        return g is not None and _tiles_read(self._recent_reads(), ls, state, state, g)
+        return g is not None and _tiles_read(recent, ls, state, state, g)
 
     def _recent_reads(self) -> set[Key]:
         """The facts the last few frames read (those :meth:`_hidden` looks at)."""
@@ -710,14 +709,11 @@ class Tracker:
         self._desync = Desync(keep_id, game.state_id, facts, near, fixes, msg, since)
         return Update(self._status("desync", msg, t, hidden=hidden))
 
-    def _seen_complete(self, game: GameView, any_window: bool = False) -> tuple[Move, ...]:
+    def _seen_complete(self, game: GameView) -> tuple[Move, ...]:
         """The moves last seen as the stable explanation of the table from the current record (only
-        waiting in case they grew), if they end a turn; empty otherwise (and while the window is
-        shorter than ``min_frames``, unless ``any_window``)."""
+        waiting in case they grew), if they end a turn; empty otherwise."""
         seen = self._seen_stable
         if seen is None or seen[0] != game.state_id:
-            return ()
-        if len(self._window) < self.config.min_frames and not any_window:
             return ()
         back, moves = seen[1]
         if back or not moves:
@@ -731,6 +727,8 @@ class Tracker:
         """The moves of :meth:`_seen_complete`, when the closest explanation of the table now is those
         moves followed by a move of a later turn: the next player is under way, so they are
         finished. Empty otherwise."""
+        if len(self._window) < self.config.min_frames:
+            return ()
         moves = self._seen_complete(game)
         n = len(moves)
         if not moves or closest.back or len(closest.moves) <= n or tuple(closest.moves[:n]) != moves:
