@@ -5,6 +5,7 @@ observation, never a crash."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import shutil
@@ -17,12 +18,15 @@ import pytest
 from rules.profile import default_profile
 from vision.assign import assign, assign_with_margins
 from vision.colour import ColourNorm, fit_norm
+from vision.enrollment import EMPTY
 from vision.errors import FrameError, ModelError
 from vision.features import Models, default_models_dir
 from vision.layout import default_layout
 from vision.motion import MotionGate
 from vision.observation import Observation, observation_from_truth
 from vision.recognizer import Recognizer
+from vision.table import TableModel
+from vision.templates import TemplateMatcher
 
 
 # --- small parts -----------------------------------------------------------------------------------------
@@ -238,3 +242,41 @@ def test_a_stream_rereads_only_changed_hexes_and_reads_the_same():
     stream.registrar.reset()
     stream.read(b.image)
     assert cache.serial == stream.registrar.current.serial and len(cache.store) <= len(second.hexes)
+
+
+# --- tiles under shells ------------------------------------------------------------------------------------
+def test_templates_tell_a_tile_under_pale_pieces_under_other_light():
+    enr = cs.enrollment()
+    wins, labels = enr.windows["row"], list(enr.labels["row"])
+    tm = TemplateMatcher(wins, labels, skip=(EMPTY,))
+    assert EMPTY not in tm.classes and all(c in tm.classes for c in set(labels) - {EMPTY})
+    px = wins.shape[1]
+    yy, xx = np.mgrid[0:px, 0:px]
+    actions = [i for i, lb in enumerate(labels) if lb.startswith("action:")]
+    seen = set()
+    for i in actions:
+        if labels[i] in seen:
+            continue
+        seen.add(labels[i])
+        w = wins[i].astype(np.float32).copy()
+        blobs = np.zeros((px, px), bool)  # three pale ovals over the upper middle (~30% of the window)
+        for cx in (0.3, 0.5, 0.7):
+            blobs |= ((xx - cx * px) / (0.14 * px)) ** 2 + ((yy - 0.4 * px) / (0.2 * px)) ** 2 <= 1
+        w[blobs] = (0.82, 0.8, 0.78)
+        w *= np.array([0.8, 0.9, 1.0], np.float32)  # a warmer, dimmer lamp
+        share = tm.disagreement(w[None])[0]
+        own = share[tm.index[labels[i]]]
+        assert int(share.argmin()) == tm.index[labels[i]], (labels[i], tm.classes[int(share.argmin())])
+        assert own < blobs.mean() + 0.1  # what differs is (about) what is covered
+    with pytest.raises(ValueError, match="3 template windows for 2 labels"):
+        TemplateMatcher(wins[:3], labels[:2])
+
+
+def test_action_row_is_read_under_piles_of_shells():
+    """R-TURN-2: a shell goes on each tile skipped, so piles grow on the front tiles; those tiles are still read."""
+    model = TableModel.from_state(cs.game().states[60])
+    model.row = [dataclasses.replace(r, shells=6 - i if i < 5 else 0) for i, r in enumerate(model.row)]
+    image = cs.renderer().render(model, cs.camera(), cs.LIGHT, cs.FX, frame_seed=7).image
+    rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), stream=False)
+    obs = rec.read(image)
+    assert [(s.tile, s.event, s.shells) for s in obs.row if s.tile] == [(r.tile, r.event, r.shells) for r in model.row]

@@ -55,6 +55,7 @@ from .readers.tracks import TrackReader
 from .regions import Regions
 from .registration import Registrar, RegistrationResult
 from .sampling import Sampler
+from .templates import TemplateMatcher
 
 TEMPERATURE = {"model": 0.04, "histogram": 0.03}
 """Softmax temperature of the nearest-neighbour scores, per feature kind."""
@@ -141,8 +142,16 @@ class Recognizer:
         self.land = LandReader(
             self.encoder, self.hex_classifiers, members, colours, cache=stream if cache is None else cache
         )
+        row_templates = None
+        if features == "model" and enr.windows.get("row") is not None and len(enr.windows["row"]):
+            row_templates = TemplateMatcher(enr.windows["row"], list(enr.labels.get("row", [])), skip=(EMPTY,))
         self.row = RowReader(
-            self.encoder, self.classifiers["row"], shells, shell, min_tiles=len(self.profile.action_tiles)
+            self.encoder,
+            self.classifiers["row"],
+            shells,
+            shell,
+            min_tiles=len(self.profile.action_tiles),
+            templates=row_templates,
         )
         board_examples = None
         if enr.windows.get("board") is not None and len(enr.windows["board"]):
