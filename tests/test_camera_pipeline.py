@@ -25,7 +25,7 @@ from vision.layout import default_layout
 from vision.motion import MotionGate
 from vision.observation import Observation, observation_from_truth
 from vision.recognizer import Recognizer
-from vision.table import TableModel
+from vision.table import ArrowToken, TableModel
 from vision.templates import TemplateMatcher
 
 
@@ -280,3 +280,22 @@ def test_action_row_is_read_under_piles_of_shells():
     rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), stream=False)
     obs = rec.read(image)
     assert [(s.tile, s.event, s.shells) for s in obs.row if s.tile] == [(r.tile, r.event, r.shells) for r in model.row]
+
+
+def test_arrow_tokens_are_read_with_their_two_positions_and_owner():
+    """R-ARR-1: an arrow lies between an achievement and a diagonal one of the next era; both
+    diagonals cross at the same corner, so the direction is what tells them apart."""
+    model = TableModel.from_state(cs.game().states[60])  # stones on most era-1 tiles, near the corners
+    rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), stream=False)
+    colour = {s: model.seats[s].colour for s in range(len(model.seats))}
+    for arrows in (
+        [],
+        [ArrowToken((1, 0), (2, 1), 0)],
+        [ArrowToken((1, 2), (2, 1), 1), ArrowToken((2, 3), (3, 2), 2)],
+    ):
+        model.arrows = arrows
+        obs = rec.read(cs.renderer().render(model, cs.camera(), cs.LIGHT, cs.FX, frame_seed=8).image)
+        assert obs.registered and "board" not in obs.hidden
+        got = sorted((a.colour, a.lower, a.upper) for a in obs.arrows)
+        assert got == sorted((colour[a.owner], a.lower, a.upper) for a in arrows)
+        assert all(a.conf > 0.9 for a in obs.arrows)

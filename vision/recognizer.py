@@ -46,6 +46,7 @@ from .layout import Layout
 from .motion import GateState, MotionGate
 from .observation import Observation
 from .occlusion import covers
+from .readers.arrows import ArrowReader
 from .readers.base import FrameContext, colour_sigma
 from .readers.board import BoardReader
 from .readers.land import LandReader
@@ -152,6 +153,7 @@ class Recognizer:
             shell,
             min_tiles=len(self.profile.action_tiles),
             templates=row_templates,
+            cache=stream if cache is None else cache,
         )
         board_examples = None
         if enr.windows.get("board") is not None and len(enr.windows["board"]):
@@ -159,6 +161,7 @@ class Recognizer:
         self.board = BoardReader(
             self.encoder, self.classifiers["board"], self.profile, colour_list, examples=board_examples
         )
+        self.arrows = ArrowReader(colour_list)
         self.tracks = TrackReader(colour_list, table=np.asarray(enr.table, np.float32))
         self.shells = ShellReader(shells, shell)
 
@@ -263,6 +266,7 @@ class Recognizer:
         hexes, h1 = self.land.read(ctx, self.seats)
         row, h2 = self.row.read(ctx)
         board, h3 = self.board.read(ctx)
+        arrows = self.arrows.read(ctx) if not h3 else []
         tracks, h4 = self.tracks.read(ctx)
         shells, h5 = self.shells.read(ctx, self.seats)
         timings["readers"] = (time.perf_counter() - t3) * 1000
@@ -274,6 +278,7 @@ class Recognizer:
             hexes=tuple(hexes),
             row=tuple(row),
             board=tuple(board),
+            arrows=tuple(arrows),
             tracks=tuple(tracks),
             shells=tuple(shells),
             **base,

@@ -234,6 +234,7 @@ def test_knocked_piece_is_flagged_while_play_goes_on(tmp_path: Path, game3: Game
     i = find(game3, lambda s, m: s.pending.kind == "choose" and s.round > 3)
     n = 6
     states = game3.states[i : i + n + 1]
+
     def spot(seat: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
         lands = [s.players[seat].land for s in states]
         for a, t in sorted(lands[0].items()):

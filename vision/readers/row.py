@@ -35,7 +35,7 @@ from ..classify import ExampleClassifier
 from ..enrollment import EMPTY
 from ..observation import SlotReading
 from ..templates import TemplateMatcher
-from .base import FrameContext, colour_sigma, likeness_maps
+from .base import ChangeCache, FrameContext, colour_sigma, likeness_maps
 
 UNKNOWN_EVENT = "?"
 """Tile id reported for an event that was never enrolled."""
@@ -75,6 +75,7 @@ class RowReader:
         min_tiles: int = 6,
         unknown_prior: float = 0.02,
         templates: TemplateMatcher | None = None,
+        cache: bool = False,
     ) -> None:
         self.encoder = encoder
         self.classifier = classifier
@@ -85,6 +86,7 @@ class RowReader:
         self.min_tiles = max(min(min_tiles, len(self.actions)), 1)
         self.unknown_prior = unknown_prior
         self.templates = templates if templates is not None and len(templates) else None
+        self.template_cache = ChangeCache() if cache else None  # a slot unchanged since the last frame
 
     def read(self, ctx: FrameContext) -> tuple[list[SlotReading], set[str]]:
         """One reading per layout slot; ``{"row"}`` hidden when a slot is out of view."""
@@ -124,7 +126,7 @@ class RowReader:
         t2 = time.perf_counter()
         covered = [i for i in range(n) if shells[i][0] > 0]
         if self.templates is not None and covered:
-            self._use_templates(cost, cols, covered, ctx.windows(ps)[covered], bonus)
+            self._use_templates(ctx, cost, cols, covered, ctx.windows(ps)[covered], bonus)
         if len(cols) < n:  # fewer known tiles than slots (an incomplete enrollment)
             cost = np.hstack([cost, np.full((n, n - len(cols)), BIG / 4)])
             cols = cols + [UNKNOWN_EVENT] * (n - len(cols))
@@ -147,12 +149,29 @@ class RowReader:
         return out, set()
 
     def _use_templates(
-        self, cost: np.ndarray, cols: list[str], covered: list[int], windows: np.ndarray, bonus: float
+        self,
+        ctx: FrameContext,
+        cost: np.ndarray,
+        cols: list[str],
+        covered: list[int],
+        windows: np.ndarray,
+        bonus: float,
     ) -> None:
         """Rewrites the cost rows of the slots with shells (in place) from the template disagreement."""
         tm = self.templates
         assert tm is not None
-        share = tm.disagreement(windows)
+        cache = self.template_cache
+        if cache is None:
+            share = tm.disagreement(windows)
+        else:
+            hits, misses, thumbs = cache.split(ctx.reg.serial, list(covered), windows)
+            share = np.empty((len(covered), len(tm)), np.float32)
+            for r, value in hits.items():
+                share[r] = value  # type: ignore[assignment]
+            if misses:
+                share[misses] = tm.disagreement(windows[misses])
+                for r in misses:
+                    cache.put(covered[r], thumbs[r], share[r].copy())
         for r, i in enumerate(covered):
             row = np.empty(len(cols))
             for j, name in enumerate(cols):
