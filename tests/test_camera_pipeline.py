@@ -294,8 +294,12 @@ def test_arrow_tokens_are_read_with_their_two_positions_and_owner():
         [ArrowToken((1, 2), (2, 1), 1), ArrowToken((2, 3), (3, 2), 2)],
     ):
         model.arrows = arrows
-        obs = rec.read(cs.renderer().render(model, cs.camera(), cs.LIGHT, cs.FX, frame_seed=8).image)
+        image = cs.renderer().render(model, cs.camera(), cs.LIGHT, cs.FX, frame_seed=8).image
+        obs = rec.read(image)
         assert obs.registered and "board" not in obs.hidden
         got = sorted((a.colour, a.lower, a.upper) for a in obs.arrows)
         assert got == sorted((colour[a.owner], a.lower, a.upper) for a in arrows)
         assert all(a.conf > 0.9 for a in obs.arrows)
+    # the overlay shows them
+    bare = dataclasses.replace(obs, arrows=())
+    assert not np.array_equal(rec.annotate(image, obs), rec.annotate(image, bare))

@@ -4,7 +4,8 @@ Kept apart from reading (the readers never draw): :func:`draw` takes a frame, th
 the registration and returns a new picture with hex outlines (tiles solid, empty hexes thin),
 labels (resource or ``exh``, members as ``colour x n``), confidences (a fact below 0.8 is drawn in
 orange, below 0.5 in red), the row slots with their tiles and shells, the achievement positions with
-their stones, the track markers and the shell counts per seat. Unregistered frames get a banner.
+their stones, the arrow tokens (an arrow from the lower to the upper position, with the colour's
+name), the track markers and the shell counts per seat. Unregistered frames get a banner.
 For the web page and for debugging.
 """
 
@@ -101,6 +102,13 @@ def draw(frame: np.ndarray, obs: Observation, regions: Regions, reg: Registratio
                 p = lay.stone_slot(b.era, b.col, k)
                 x, y = reg.project(np.asarray([p], np.float64))[0]
                 cv2.circle(img, (int(x), int(y)), 5, _conf_colour(b.stones_conf), 1, cv2.LINE_AA)
+    # arrow tokens
+    for a in obs.arrows:
+        lo, up = lay.board_tile(*a.lower), lay.board_tile(*a.upper)
+        ends = [(lo[0] + (up[0] - lo[0]) * f, lo[1] + (up[1] - lo[1]) * f) for f in (0.35, 0.65)]
+        (x0, y0), (x1, y1) = reg.project(np.asarray(ends, np.float64))
+        cv2.arrowedLine(img, (int(x0), int(y0)), (int(x1), int(y1)), _conf_colour(a.conf), 2, cv2.LINE_AA, 0, 0.3)
+        _text(img, reg, ((lo[0] + up[0]) / 2, (lo[1] + up[1]) / 2), a.colour, _conf_colour(a.conf), 0.3, dy=12)
     # tracks
     counts = regions.track_counts
     colours = list(dict.fromkeys(t.colour for t in obs.tracks))

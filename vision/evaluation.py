@@ -244,6 +244,12 @@ def score(read: Observation, truth: Observation) -> dict[str, tuple[int, int]]:
         r = rb.get((b.era, b.col))
         add("achievement tiles", r is not None and r.tile == b.tile)
         add("stones per position", r is not None and tuple(r.stones) == tuple(b.stones))
+    if truth.board:  # the arrow tokens laid, as a set (none laid is a fact too)
+        add(
+            "arrow tokens",
+            sorted((a.colour, a.lower, a.upper) for a in read.arrows)
+            == sorted((a.colour, a.lower, a.upper) for a in truth.arrows),
+        )
     rt = {(t.colour, t.track): t.space for t in read.tracks}
     for t in truth.tracks:
         add("track markers", rt.get((t.colour, t.track)) == t.space)
