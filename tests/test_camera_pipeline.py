@@ -292,6 +292,7 @@ def test_arrow_tokens_are_read_with_their_two_positions_and_owner():
         [],
         [ArrowToken((1, 0), (2, 1), 0)],
         [ArrowToken((1, 2), (2, 1), 1), ArrowToken((2, 3), (3, 2), 2)],
+        [ArrowToken((1, 1), (2, 2), 0), ArrowToken((1, 2), (2, 1), 3)],  # crossing: one lies on the other
     ):
         model.arrows = arrows
         image = cs.renderer().render(model, cs.camera(), cs.LIGHT, cs.FX, frame_seed=8).image

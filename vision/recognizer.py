@@ -161,7 +161,7 @@ class Recognizer:
         self.board = BoardReader(
             self.encoder, self.classifiers["board"], self.profile, colour_list, examples=board_examples
         )
-        self.arrows = ArrowReader(colour_list)
+        self.arrows = ArrowReader(colour_list, table=np.asarray(enr.table, np.float32))
         self.tracks = TrackReader(colour_list, table=np.asarray(enr.table, np.float32))
         self.shells = ShellReader(shells, shell)
 
