@@ -11,7 +11,8 @@ its footprint's pixels clears ``threshold``, beats the other colours there by ha
 *ends* — the footprint beyond a token lying on the crossing diagonal — beat the crossing diagonal's
 ends by half again (a token's shaft and shadow reach into the crossing footprint's middle, never its
 ends). Two players' arrows may cross at one corner; the one underneath shows only its ends beyond
-the top token, and counts when ``UNDER`` of them show its colour. A player has one arrow token: if
+the top token, and counts when ``UNDER`` of each end shows its colour (the top token's shadow,
+"black" to the likeness, falls on one side only). A player has one arrow token: if
 several places qualify for one colour, the strongest is kept. Stones lie on the tiles' stone slots,
 off both footprints.
 
@@ -114,13 +115,14 @@ class ArrowReader:
         ax = (np.arange(px) + 0.5) * step - WINDOW_MM / 2
         gx, gy = np.meshgrid(ax, ax)
         shares = np.zeros((len(places), len(self.colours)), np.float32)
-        masks, tokens = [], []
+        masks, tokens, forward = [], [], []
         for _, angle in geo:
             a = math.radians(angle - rot)
             t = gx * math.cos(a) + gy * math.sin(a)
             n = -gx * math.sin(a) + gy * math.cos(a)
             masks.append((np.abs(t) <= LENGTH / 2) & (np.abs(n) <= WIDTH / 2))
             tokens.append((np.abs(t) <= TOKEN[0] / 2) & (np.abs(n) <= TOKEN[1] / 2))
+            forward.append(t > 0)
         raw = np.stack([likeness(labs, ref, colour_sigma(spread)) for _, ref, spread in self.colours])
         top = raw.max(axis=0)
         likes = []
@@ -149,12 +151,13 @@ class ArrowReader:
             if k is None or any(b[1] == k for b in best.values()):
                 continue
             region = masks[k] & ~tokens[i]
-            if region.sum() < 10:
+            tips = (region & forward[k], region & ~forward[k])
+            if min(int(x.sum()) for x in tips) < 5:
                 continue
             under = np.zeros_like(shares)
             for j2, like in enumerate(likes):
-                if j2 not in best:
-                    under[k, j2] = float(like[k][region].mean())
+                if j2 not in best:  # both tips must show it (a shadow falls on one side)
+                    under[k, j2] = min(float(like[k][x].mean()) for x in tips)
             for j2, found in self._best(under, UNDER, [k]).items():
                 best.setdefault(j2, found)
         out = []
