@@ -18,8 +18,8 @@ the enrolled shell colour. A slot with shells on it is read mainly from pixel te
 window that disagrees with each tile's bare art, ``TEMPLATE_SHARE`` of it costing one unit of
 ``-log p``, joined by ``SHELL_FEATURE_WEIGHT`` of the feature cost. Pale shells piled on a tile hide
 its art from the features (they cannot be hidden by colour on white paper); the templates ask which
-tile the uncovered rest of the window is. On 188 settled rows of four camera games the rows read
-exactly went from 158 to 184 (``benchmarks/tracker_eval.py --source recognizer``, docs/benchmarks.md).
+tile the uncovered rest of the window is. On 301 settled rows of six held-out camera games the
+rows read exactly went from 265 to 295 (``benchmarks/row_eval.py``, docs/benchmarks.md).
 """
 
 from __future__ import annotations
