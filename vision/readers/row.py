@@ -96,7 +96,8 @@ class RowReader:
             ctx.timings["row"] = (time.perf_counter() - t0) * 1000
             return [], {"row"}
         cls = self.classifier
-        probs = cls.probabilities(self.encoder.encode(ctx.windows(ps), "row", "shell")).astype(np.float64)
+        windows = ctx.windows(ps)
+        probs = cls.probabilities(self.encoder.encode(windows, "row", "shell")).astype(np.float64)
         slots = len(ps)
         ecol = cls.column(EMPTY)
         p_empty = probs[:, ecol] if ecol is not None else np.zeros(slots)
@@ -113,20 +114,19 @@ class RowReader:
         # 2. the assignment: action tiles (each once, forced), events (each at most once), unknowns
         cols = self.actions + self.events + [UNKNOWN_EVENT] * max(0, n - len(self.actions))
         cost = np.empty((n, len(cols)))
-        bonus = 1000.0  # every action tile must be used: a large reward per action column taken
         for j, name in enumerate(cols):
             if name == UNKNOWN_EVENT:
                 cost[:, j] = -np.log(np.clip(p_occ[:n] * self.unknown_prior, EPS, 1.0))
             else:
                 cost[:, j] = -np.log(np.clip(probs[:n, cls.index[name]], EPS, 1.0))
-                if name.startswith("action:"):
-                    cost[:, j] -= bonus
         t1 = time.perf_counter()
         shells = self._shells(ctx, n)
         t2 = time.perf_counter()
         covered = [i for i in range(n) if shells[i][0] > 0]
         if self.templates is not None and covered:
-            self._use_templates(ctx, cost, cols, covered, ctx.windows(ps)[covered], bonus)
+            self._use_templates(ctx, cost, cols, covered, windows[covered])
+        # every action tile must be used: a large reward per action column taken
+        cost[:, [j for j, name in enumerate(cols) if name.startswith("action:")]] -= 1000.0
         if len(cols) < n:  # fewer known tiles than slots (an incomplete enrollment)
             cost = np.hstack([cost, np.full((n, n - len(cols)), BIG / 4)])
             cols = cols + [UNKNOWN_EVENT] * (n - len(cols))
@@ -149,13 +149,7 @@ class RowReader:
         return out, set()
 
     def _use_templates(
-        self,
-        ctx: FrameContext,
-        cost: np.ndarray,
-        cols: list[str],
-        covered: list[int],
-        windows: np.ndarray,
-        bonus: float,
+        self, ctx: FrameContext, cost: np.ndarray, cols: list[str], covered: list[int], windows: np.ndarray
     ) -> None:
         """Rewrites the cost rows of the slots with shells (in place) from the template disagreement."""
         tm = self.templates
@@ -172,16 +166,15 @@ class RowReader:
                 share[misses] = tm.disagreement(windows[misses])
                 for r in misses:
                     cache.put(covered[r], thumbs[r], share[r].copy())
+        # columns of ``cols`` with a template; the others (events never enrolled) get UNKNOWN_SHARE
+        known = [j for j, name in enumerate(cols) if name in tm.index]
+        index = [tm.index[cols[j]] for j in known]
         for r, i in enumerate(covered):
-            row = np.empty(len(cols))
-            for j, name in enumerate(cols):
-                k = tm.index.get(name)
-                row[j] = share[r, k] if k is not None else np.nan
-            best = np.nanmin(row) if np.isfinite(row).any() else 0.0
+            row = np.full(len(cols), np.nan)
+            row[known] = share[r, index]
+            best = np.nanmin(row) if known else 0.0
             row = np.where(np.isnan(row), best + UNKNOWN_SHARE, row) - best
-            feat = cost[i] + np.array([bonus if c.startswith("action:") else 0.0 for c in cols])
-            cost[i] = SHELL_FEATURE_WEIGHT * feat + row / TEMPLATE_SHARE
-            cost[i, [j for j, c in enumerate(cols) if c.startswith("action:")]] -= bonus
+            cost[i] = SHELL_FEATURE_WEIGHT * cost[i] + row / TEMPLATE_SHARE
 
     def _shells(self, ctx: FrameContext, n: int) -> list[tuple[int, float]]:
         if n == 0:
