@@ -108,7 +108,7 @@ def draw(frame: np.ndarray, obs: Observation, regions: Regions, reg: Registratio
         ends = [(lo[0] + (up[0] - lo[0]) * f, lo[1] + (up[1] - lo[1]) * f) for f in (0.35, 0.65)]
         (x0, y0), (x1, y1) = reg.project(np.asarray(ends, np.float64))
         cv2.arrowedLine(img, (int(x0), int(y0)), (int(x1), int(y1)), _conf_colour(a.conf), 2, cv2.LINE_AA, 0, 0.3)
-        _text(img, reg, ((lo[0] + up[0]) / 2, (lo[1] + up[1]) / 2), a.colour, _conf_colour(a.conf), 0.3, dy=12)
+        _text(img, reg, lay.arrow_position(a.lower, a.upper)[0], a.colour, _conf_colour(a.conf), 0.3, dy=12)
     # tracks
     counts = regions.track_counts
     colours = list(dict.fromkeys(t.colour for t in obs.tracks))

@@ -161,8 +161,9 @@ class Recognizer:
         self.board = BoardReader(
             self.encoder, self.classifiers["board"], self.profile, colour_list, examples=board_examples
         )
-        self.arrows = ArrowReader(colour_list, table=np.asarray(enr.table, np.float32))
-        self.tracks = TrackReader(colour_list, table=np.asarray(enr.table, np.float32))
+        table = np.asarray(enr.table, np.float32)  # Lab of the bare table
+        self.arrows = ArrowReader(colour_list, table=table)
+        self.tracks = TrackReader(colour_list, table=table)
         self.shells = ShellReader(shells, shell)
 
     @classmethod

@@ -28,9 +28,10 @@ import time
 import numpy as np
 
 from ..colour import lab, likeness
+from ..layout import Layout
 from ..observation import ArrowReading
-from ..regions import patch_set
-from .base import FrameContext, colour_sigma
+from ..regions import PatchSet, patch_set
+from .base import FrameContext, colour_sigma, threshold_conf
 
 LENGTH = 22.0
 """Length (mm) of the footprint along the diagonal (the token is 28 mm long)."""
@@ -47,7 +48,13 @@ UNDER = 0.3
 arrow under it."""
 
 
-def corners(layout: object) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+Place = tuple[tuple[int, int], tuple[int, int]]
+"""``(lower, upper)``: the two achievement positions ``(era, col)`` an arrow joins."""
+_Geometry = tuple[list[Place], PatchSet, list[np.ndarray], list[np.ndarray], list[np.ndarray], dict[int, int]]
+"""Places, their windows, footprints, whole-token masks, forward halves, crossing partners."""
+
+
+def corners(layout: object) -> list[Place]:
     """Every place an arrow can lie: ``(lower, upper)`` pairs of diagonally adjacent positions,
     ``lower`` of the earlier era."""
     board = layout.board  # type: ignore[attr-defined]
@@ -69,7 +76,7 @@ class ArrowReader:
         self.colours = colours
         self.threshold = threshold
         self.table = table  # Lab of the bare table (enrolled), or None
-        self.last_shares: np.ndarray | None = None
+        self._geo: tuple[Layout, _Geometry | None] | None = None
 
     @staticmethod
     def _best(
@@ -93,36 +100,51 @@ class ArrowReader:
                     continue
                 if ends is not None and partner and i in partner and ends[i, j] < 1.5 * ends[partner[i], j] + 1e-6:
                     continue
-                d = (s - threshold) / 0.15
-                conf = 1.0 / (1.0 + math.exp(-abs(d) * 3))
                 if j not in best or s > best[j][0]:
-                    best[j] = (s, i, conf)
+                    best[j] = (s, i, threshold_conf(s, threshold))
         return best
+
+    def _geometry(self, lay: Layout) -> _Geometry | None:
+        """The places, their windows and the footprint masks for ``lay`` (worked out once)."""
+        if self._geo is not None and self._geo[0] is lay:
+            return self._geo[1]
+        places = corners(lay)
+        geo: _Geometry | None = None
+        if places:
+            rot = lay.board_rotation
+            where = [lay.arrow_position(lo, up) for lo, up in places]
+            px = int(WINDOW_MM)
+            ps = patch_set("arrows", [c for c, _ in where], rot, WINDOW_MM, px)
+            ax = (np.arange(px) + 0.5) * (WINDOW_MM / px) - WINDOW_MM / 2
+            gx, gy = np.meshgrid(ax, ax)
+            masks, tokens, forward = [], [], []
+            for _, angle in where:
+                a = math.radians(angle - rot)
+                t = gx * math.cos(a) + gy * math.sin(a)
+                n = -gx * math.sin(a) + gy * math.cos(a)
+                masks.append((np.abs(t) <= LENGTH / 2) & (np.abs(n) <= WIDTH / 2))
+                tokens.append((np.abs(t) <= TOKEN[0] / 2) & (np.abs(n) <= TOKEN[1] / 2))
+                forward.append(t > 0)
+            # the other diagonal through the same corner
+            partner = {
+                i: k
+                for i, (ci, _) in enumerate(where)
+                for k, (ck, _) in enumerate(where)
+                if k != i and math.dist(ci, ck) < 1.0
+            }
+            geo = (places, ps, masks, tokens, forward, partner)
+        self._geo = (lay, geo)
+        return geo
 
     def read(self, ctx: FrameContext) -> list[ArrowReading]:
         """The arrow tokens seen (the board must be in view: the caller checks)."""
         t0 = time.perf_counter()
-        lay = ctx.regions.layout
-        places = corners(lay)
-        if not places or not self.colours:
+        geo = self._geometry(ctx.regions.layout)
+        if geo is None or not self.colours:
             return []
-        rot = lay.board_rotation
-        geo = [lay.arrow_position(lo, up) for lo, up in places]
-        px = int(WINDOW_MM)
-        ps = patch_set("arrows", [c for c, _ in geo], rot, WINDOW_MM, px)
+        places, ps, masks, tokens, forward, partner = geo
         labs = lab(ctx.windows(ps))
-        step = WINDOW_MM / px
-        ax = (np.arange(px) + 0.5) * step - WINDOW_MM / 2
-        gx, gy = np.meshgrid(ax, ax)
         shares = np.zeros((len(places), len(self.colours)), np.float32)
-        masks, tokens, forward = [], [], []
-        for _, angle in geo:
-            a = math.radians(angle - rot)
-            t = gx * math.cos(a) + gy * math.sin(a)
-            n = -gx * math.sin(a) + gy * math.cos(a)
-            masks.append((np.abs(t) <= LENGTH / 2) & (np.abs(n) <= WIDTH / 2))
-            tokens.append((np.abs(t) <= TOKEN[0] / 2) & (np.abs(n) <= TOKEN[1] / 2))
-            forward.append(t > 0)
         raw = np.stack([likeness(labs, ref, colour_sigma(spread)) for _, ref, spread in self.colours])
         top = raw.max(axis=0)
         likes = []
@@ -131,19 +153,12 @@ class ArrowReader:
             if self.table is not None:  # a dark table is "black" to the plain likeness
                 like &= raw[j] > likeness(labs, self.table, colour_sigma(spread))
             likes.append(like)
-        # the other diagonal through the same corner
-        partner = {}
-        for i, (ci, _) in enumerate(geo):
-            for k, (ck, _) in enumerate(geo):
-                if k != i and math.dist(ci, ck) < 1.0:
-                    partner[i] = k
         ends = np.zeros_like(shares)
         for j, like in enumerate(likes):
             for i, m in enumerate(masks):
                 shares[i, j] = float(like[i][m].mean())
                 beyond = m & ~tokens[partner[i]] if i in partner else m
                 ends[i, j] = float(like[i][beyond].mean()) if beyond.any() else 0.0
-        self.last_shares = shares  # places x colours, for diagnostics
         best = self._best(shares, self.threshold, range(len(places)), ends, partner)
         # an arrow under another one at the same corner shows only its ends beyond the top one
         for _, i, _ in list(best.values()):

@@ -3,6 +3,7 @@ window geometry and the sampler — and helpers to cut normalised windows and li
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -46,6 +47,13 @@ def disc_mask(px: int, radius: float) -> np.ndarray:
 def likeness_maps(windows01: np.ndarray, ref_lab: np.ndarray, sigma: float) -> np.ndarray:
     """Likeness (N x px x px) of every pixel of the windows to one Lab colour."""
     return likeness(lab(windows01), ref_lab, sigma)
+
+
+def threshold_conf(value: float, threshold: float, scale: float = 0.15) -> float:
+    """Confidence of a yes/no decision taken by comparing ``value`` with ``threshold``: the
+    logistic of the distance from it (in units of ``scale``), 0.5 right at the threshold."""
+    d = (value - threshold) / scale
+    return 1.0 / (1.0 + math.exp(-abs(d) * 3))
 
 
 def colour_sigma(spread: float) -> float:

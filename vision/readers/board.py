@@ -30,7 +30,7 @@ from ..classify import ExampleClassifier
 from ..colour import lab, likeness
 from ..observation import BoardReading
 from ..regions import patch_set
-from .base import FrameContext, colour_sigma, disc_mask
+from .base import FrameContext, colour_sigma, disc_mask, threshold_conf
 
 UNKNOWN = "?"
 EPS = 1e-6
@@ -187,10 +187,7 @@ class BoardReader:
             stones, conf = out.setdefault((e, c), ([], 1.0))
             colour = self.colours[int(best[i])][0] if present[i] else None
             stones.append(colour)
-            # distance from the decision threshold, as a confidence
-            d = (top[i] - self.threshold) / 0.15
-            conf_i = 1.0 / (1.0 + math.exp(-abs(d) * 3))
-            out[(e, c)] = (stones, min(conf, conf_i))
+            out[(e, c)] = (stones, min(conf, threshold_conf(top[i], self.threshold)))
         res: dict[tuple[int, int], tuple[tuple[str | None, ...], float]] = {}
         for key, (stones, conf) in out.items():
             while stones and stones[-1] is None:
