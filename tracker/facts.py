@@ -9,8 +9,10 @@ key                                     value
 ``("land", seat, (q, r))``              None (no tile), ``(resource, False)`` or ``(None, True)``
 ``("members", seat, (q, r))``           sorted ``((colour, count), …)``; ``()`` when none
 ``("slot", n)``                         None (empty slot) or ``(tile id, is_event)``
+``("filled", n)``                       True when a tile lies on row slot ``n`` (read apart from which)
 ``("slotshells", n)``                   shells lying on row slot ``n``
 ``("board", era, col)``                 the achievement id, None while face down
+``("face", era, col)``                  True when the tile lies face up (read apart from which one)
 ``("stones", era, col)``                stone colours on the slots from the left
 ``("track", colour, track)``            the marker's space
 ``("shells", seat)``                    shells on the seat's shell spot
@@ -41,8 +43,10 @@ _DEFAULTS: dict[str, Any] = {
     "land": None,
     "members": (),
     "slot": None,
+    "filled": False,
     "slotshells": 0,
     "board": None,
+    "face": False,
     "stones": (),
     "track": 0,
     "shells": 0,
@@ -141,6 +145,7 @@ def row_view(state: State) -> View:
     view: View = {}
     for i, rt in enumerate(state.row, start=1):
         view[("slot", i)] = (rt.tile, rt.event)
+        view[("filled", i)] = True
         view[("slotshells", i)] = rt.shells
     return view
 
@@ -155,6 +160,7 @@ def board_view(state: State) -> View:
     for e, era in enumerate(state.board, start=1):
         for c, bt in enumerate(era):
             view[("board", e, c)] = bt.tile
+            view[("face", e, c)] = bt.tile is not None
             view[("stones", e, c)] = tuple(colours[s] for s in bt.stones)
     return view
 
@@ -182,10 +188,12 @@ def observation_facts(obs: Observation, colours: Iterable[str] = ()) -> dict[Key
     if "row" not in hidden:
         for s in obs.row:
             out[("slot", s.slot)] = ((s.tile, bool(s.event)) if s.tile else None, s.tile_conf)
+            out[("filled", s.slot)] = (s.tile is not None, s.filled_conf)
             out[("slotshells", s.slot)] = (s.shells, s.shells_conf)
     if "board" not in hidden:
         for b in obs.board:
             out[("board", b.era, b.col)] = (b.tile, b.tile_conf)
+            out[("face", b.era, b.col)] = (b.tile is not None, b.face_conf)
             stones = list(b.stones)
             while stones and stones[-1] is None:
                 stones.pop()
@@ -210,9 +218,9 @@ def region_of(key: Key) -> str:
     kind = key[0]
     if kind in ("land", "members"):
         return f"land:{key[1]}"
-    if kind in ("slot", "slotshells"):
+    if kind in ("slot", "filled", "slotshells"):
         return "row"
-    if kind in ("board", "stones", "arrow"):
+    if kind in ("board", "face", "stones", "arrow"):
         return "board"
     if kind == "track":
         return "tracks"
@@ -231,8 +239,12 @@ def describe_key(key: Key, names: Mapping[int, str] | None = None) -> str:
         return f"row slot {key[1]} (tile)"
     if kind == "slotshells":
         return f"row slot {key[1]} (shells)"
+    if kind == "filled":
+        return f"row slot {key[1]} (tile or not)"
     if kind == "board":
         return f"board era {key[1]} column {key[2] + 1} (tile)"
+    if kind == "face":
+        return f"board era {key[1]} column {key[2] + 1} (side)"
     if kind == "stones":
         return f"board era {key[1]} column {key[2] + 1} (stones)"
     if kind == "track":
@@ -256,6 +268,10 @@ def describe_value(key: Key, value: Any) -> str:
         return "empty" if value is None else f"{'event ' if value[1] else ''}{value[0]}"
     if kind == "board":
         return "face down" if value is None else str(value)
+    if kind == "face":
+        return "face up" if value else "face down"
+    if kind == "filled":
+        return "a tile" if value else "empty"
     if kind == "stones":
         return ", ".join(c or "-" for c in value) or "no stones"
     if kind == "arrow":
@@ -294,6 +310,7 @@ def observation_of_view(view: Mapping[Key, Any], *, frame: int = 0, time: float 
         elif kind in ("board", "stones"):
             d = board.setdefault((key[1], key[2]), {"tile": None})
             d["tile" if kind == "board" else "stones"] = val
+
         elif kind == "track":
             tracks.append(TrackReading(key[1], key[2], val))
         elif kind == "shells":

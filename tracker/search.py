@@ -146,7 +146,7 @@ class ViewCache:
                 owner = ("player", g) if g is not None else ("none",)
             elif kind == "shells":
                 owner = ("shells",)
-            elif kind in ("slot", "slotshells"):
+            elif kind in ("slot", "filled", "slotshells"):
                 owner = ("row",)
             else:
                 owner = ("board",)

@@ -58,7 +58,8 @@ class HexReading:
 @dataclass(frozen=True, slots=True)
 class SlotReading:
     """One slot of the action row (1 = front): the tile lying there (action tile or event id; None =
-    empty) and the shells on it."""
+    empty) and the shells on it. ``tile_conf`` is the confidence in the tile as reported (which one, or
+    none); ``filled_conf`` only in whether a tile lies there at all, whichever tile it is."""
 
     slot: int
     tile: str | None
@@ -66,12 +67,15 @@ class SlotReading:
     shells: int = 0
     tile_conf: float = 1.0
     shells_conf: float = 1.0
+    filled_conf: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
 class BoardReading:
     """One achievement position (era 1-3, column 0-3): the tile (None = face down) and the colour of
-    the stone on each slot, left to right (None = free slot)."""
+    the stone on each slot, left to right (None = free slot). ``tile_conf`` is the confidence in the
+    reported tile as a whole (which one, or face down); ``face_conf`` only in its side: that it lies
+    face up (``tile`` given) or face down (``tile`` None), whichever tile it is."""
 
     era: int
     col: int
@@ -79,6 +83,7 @@ class BoardReading:
     stones: tuple[str | None, ...] = ()
     tile_conf: float = 1.0
     stones_conf: float = 1.0
+    face_conf: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +173,7 @@ class Observation:
                     "shells": s.shells,
                     "tile_conf": s.tile_conf,
                     "shells_conf": s.shells_conf,
+                    "filled_conf": s.filled_conf,
                 }
                 for s in self.row
             ],
@@ -179,6 +185,7 @@ class Observation:
                     "stones": list(b.stones),
                     "tile_conf": b.tile_conf,
                     "stones_conf": b.stones_conf,
+                    "face_conf": b.face_conf,
                 }
                 for b in self.board
             ],
@@ -294,6 +301,7 @@ def _read(data: Any) -> Observation:
                 shells=_int(_get(s, "shells", p, 0), f"{p}.shells", 0, 99),
                 tile_conf=_conf(_get(s, "tile_conf", p, 1.0), f"{p}.tile_conf"),
                 shells_conf=_conf(_get(s, "shells_conf", p, 1.0), f"{p}.shells_conf"),
+                filled_conf=_conf(_get(s, "filled_conf", p, 1.0), f"{p}.filled_conf"),
             )
         )
     board = []
@@ -310,6 +318,7 @@ def _read(data: Any) -> Observation:
                 ),
                 tile_conf=_conf(_get(b, "tile_conf", p, 1.0), f"{p}.tile_conf"),
                 stones_conf=_conf(_get(b, "stones_conf", p, 1.0), f"{p}.stones_conf"),
+                face_conf=_conf(_get(b, "face_conf", p, 1.0), f"{p}.face_conf"),
             )
         )
     tracks = []

@@ -4,7 +4,9 @@ down) and the colour of the stone on each slot.
 **Tiles** are compared with the enrolled examples (face-up achievement tiles, the backs of eras 2
 and 3) and solved as an assignment: each achievement appears at most once on the board and only in
 its own era; a face-down tile is the back of its era; a face-up tile never enrolled is reported as
-``?``. Confidences come from the assignment margins, as in the row.
+``?``. Confidences come from the assignment margins, as in the row; the confidence in the side alone
+(``face_conf``: face up or down, whichever tile) from the best face-down option against the best
+face-up one, so a tile just turned over reads as plainly face up even while which one it is is close.
 
 **Stones** are read per slot from colour: the mean likeness of the slot's disc to each player's
 enrolled colour, less what the bare tile itself (or the back of its era, when it lies face down)
@@ -80,22 +82,23 @@ class BoardReader:
         positions = ctx.regions.board_positions
         tiles = self._tiles(ctx, ps)
         t1 = time.perf_counter()
-        stones = self._stones(ctx, [t for t, _ in tiles])
+        stones = self._stones(ctx, [t[0] for t in tiles])
         out = []
         for i, (e, c) in enumerate(positions):
-            tile, conf = tiles[i]
+            tile, conf, fconf = tiles[i]
             st, sconf = stones.get((e, c), ((), 1.0))
-            out.append(BoardReading(e, c, tile, st, round(conf, 4), round(sconf, 4)))
+            out.append(BoardReading(e, c, tile, st, round(conf, 4), round(sconf, 4), round(max(conf, fconf), 4)))
         ctx.timings["board"] = (t1 - t0) * 1000
         ctx.timings["stones"] = (time.perf_counter() - t1) * 1000
         return out, set()
 
-    def _tiles(self, ctx: FrameContext, ps: object) -> list[tuple[str | None, float]]:
+    def _tiles(self, ctx: FrameContext, ps: object) -> list[tuple[str | None, float, float]]:
+        """Per position: the tile (None: face down), the confidence in it and in its side alone."""
         cls = self.classifier
         positions = ctx.regions.board_positions
         n = len(positions)
         if len(cls) == 0:
-            return [(None, 0.0)] * n
+            return [(None, 0.0, 0.0)] * n
         windows = ctx.windows(ps)  # type: ignore[arg-type]
         probs = cls.probabilities(self.encoder.encode(windows, "board", "players")).astype(np.float64)
         achs = [c for c in cls.classes if c.startswith("achievement:")]
@@ -116,16 +119,19 @@ class BoardReader:
             for j in range(len(achs) + n, len(cols)):
                 cost[i, j] = -math.log(max(p_face * self.unknown_prior, EPS))
         chosen, _, margins = assign_with_bounds(cost)
-        out: list[tuple[str | None, float]] = []
+        backs = np.array([c.startswith("back:") for c in cols])
+        out: list[tuple[str | None, float, float]] = []
         for i in range(n):
             name = cols[int(chosen[i])]
             conf = _conf(margins[i])
+            # the side alone: the best face-down option against the best face-up one at this position
+            down, up = float(cost[i, backs].min()), float(cost[i, ~backs].min())
             if name.startswith("back:"):
-                out.append((None, conf))
+                out.append((None, conf, _conf(up - down)))
             elif name == UNKNOWN:
-                out.append((UNKNOWN, min(conf, 0.3)))
+                out.append((UNKNOWN, min(conf, 0.3), _conf(down - up)))
             else:
-                out.append((name.split(":", 1)[1], conf))
+                out.append((name.split(":", 1)[1], conf, _conf(down - up)))
         return out
 
     def _background(self, ctx: FrameContext, label: str) -> np.ndarray | None:

@@ -10,7 +10,9 @@ enrolled examples (the 6 action tiles, the events and bare table) and then:
    each enrolled event at most once, and an event never enrolled as "``?``" (any number). This is
    a least-cost assignment (:func:`vision.assign.assign_with_bounds`) over ``-log p``; the
    confidence of a slot is the logistic of a lower bound of how much worse the best solution
-   giving that slot another tile is (from the assignment's dual potentials).
+   giving that slot another tile is (from the assignment's dual potentials), times the slot's
+   likelihood of being occupied; ``filled_conf`` is that likelihood alone (a tile lies there,
+   whichever), or of being empty for the slots past the row's end.
 
 Shells on the occupied slots are counted first, by the shell counting model with a likeness map to
 the enrolled shell colour. A slot with shells on it is read mainly from pixel templates
@@ -141,9 +143,11 @@ class RowReader:
                 if name == UNKNOWN_EVENT:
                     conf = min(conf, 0.3)
                 k, kconf = shells[i]
-                out.append(SlotReading(i + 1, tile, event, k, round(conf, 4), round(kconf, 4)))
+                filled = max(conf, float(p_occ[i]))
+                out.append(SlotReading(i + 1, tile, event, k, round(conf, 4), round(kconf, 4), round(filled, 4)))
             else:
-                out.append(SlotReading(i + 1, None, False, 0, round(float(p_empty[i]), 4), 1.0))
+                pe = round(float(p_empty[i]), 4)
+                out.append(SlotReading(i + 1, None, False, 0, pe, 1.0, pe))
         ctx.timings["row"] = (t1 - t0 + time.perf_counter() - t2) * 1000
         ctx.timings["row_shells"] = (t2 - t1) * 1000
         return out, set()
