@@ -2,13 +2,14 @@
 
 :class:`TrackerLink` feeds each observation to the tracker together with the runtime's record, and
 carries out the tracker's actions through the runtime — ``submit`` for committed moves, ``undo`` for
-takebacks (only where the runtime's undo policy allows it) — so the journal, the page and the LED
+takebacks (as the runtime allows for a takeback seen on the table, ``table=True``: the last move even
+if it ended a turn, never a revealed chance outcome) — so the journal, the page and the LED
 strip see camera moves exactly like moves entered by hand. It also applies the user's answers to
 prompts and desync fixes (``answer``), and tells subscribers about every status change.
 
 The runtime is duck-typed (``webui.runtime.GameRuntime`` fits): ``has_game``, ``snapshot()``
-(``state_id``, ``settings``, ``moves``, ``states``), ``undo_status()``, ``submit(move, state_id)``,
-``undo(state_id)``, ``correct(index, move, state_id, rest)``. Nothing here imports Flask or OpenCV.
+(``state_id``, ``settings``, ``moves``, ``states``), ``undo_status(table)``, ``submit(move, state_id)``,
+``undo(state_id, table)``, ``correct(index, move, state_id, rest)``. Nothing here imports Flask or OpenCV.
 Thread-safe: the camera thread feeds, web threads answer.
 """
 
@@ -39,11 +40,11 @@ class RuntimeLike(Protocol):
 
     def snapshot(self) -> Any: ...
 
-    def undo_status(self) -> tuple[bool, str, str]: ...
+    def undo_status(self, table: bool = False) -> tuple[bool, str, str]: ...
 
     def submit(self, move: Move, state_id: int | None = None) -> Any: ...
 
-    def undo(self, state_id: int | None = None) -> Any: ...
+    def undo(self, state_id: int | None = None, table: bool = False) -> Any: ...
 
     def correct(self, index: int, move: Move, state_id: int | None = None, rest: str = "replay") -> Any: ...
 
@@ -144,7 +145,7 @@ class TrackerLink:
         if not self.runtime.has_game:
             return None
         snap = self.runtime.snapshot()
-        can_undo = bool(self.runtime.undo_status()[0])
+        can_undo = bool(self.runtime.undo_status(table=True)[0])
         return GameView(
             snap.state_id,
             snap.states,
@@ -194,7 +195,7 @@ class TrackerLink:
         sid = game.state_id
         try:
             for _ in range(action.back):
-                rt.undo(sid)
+                rt.undo(sid, table=True)
                 sid = rt.snapshot().state_id
             for m in action.moves:
                 rt.submit(m, sid)
@@ -263,7 +264,7 @@ class TrackerLink:
         try:
             if opt.back:
                 if opt.back == 1 and game.can_undo:
-                    rt.undo(sid)
+                    rt.undo(sid, table=True)
                 elif moves:
                     index = len(game.moves) - opt.back
                     rt.correct(index, moves.pop(0), sid, rest="truncate")

@@ -235,8 +235,9 @@ class GameRuntime:
         with self._lock:
             return self._require_game().to_dict()
 
-    def undo_status(self) -> tuple[bool, str, str]:
-        """``(allowed, reason, message)`` for undoing the last move now (see :meth:`undo`)."""
+    def undo_status(self, table: bool = False) -> tuple[bool, str, str]:
+        """``(allowed, reason, message)`` for undoing the last move now (see :meth:`undo`); ``table``:
+        for a takeback the camera saw on the table."""
         with self._lock:
             game = self._game
             if game is None or not game.moves:
@@ -250,7 +251,7 @@ class GameRuntime:
                     f"the last entry ({last}) is a revealed chance outcome: it cannot be undone "
                     "(use Correct to fix the record)",
                 )
-            if after.is_over or turn_key(before) != turn_key(after):
+            if after.is_over or (turn_key(before) != turn_key(after) and not table):
                 who = before.players[before.pending.seat].name
                 return (
                     False,
@@ -356,13 +357,18 @@ class GameRuntime:
             game.states.append(nxt)
             return self._change("move", move, n)
 
-    def undo(self, state_id: int | None = None) -> Change:
+    def undo(self, state_id: int | None = None, table: bool = False) -> Change:
         """Take back the last move: allowed only within the current turn and never for a revealed
-        chance outcome (BGA's policy); raises :class:`UndoRefused` otherwise."""
+        chance outcome (BGA's policy); raises :class:`UndoRefused` otherwise.
+
+        ``table``: the players put the table back themselves and the camera saw it (camera mode's
+        tracker). Then a move that ended a turn may be taken back too, as long as it is the last one
+        (the next player has not moved) and the game is not over: the record follows the table. A
+        revealed chance outcome still cannot be (a tile drawn or turned up was seen)."""
         with self._lock:
             game = self._require_game()
             self._check_stale(state_id)
-            ok, reason, message = self.undo_status()
+            ok, reason, message = self.undo_status(table)
             if not ok:
                 raise UndoRefused(reason, message)
             n = len(game.moves) - 1

@@ -1,5 +1,5 @@
-"""The tracker when play is messy: takebacks (undo only where the runtime allows it, else a desync
-offering the fix), a knocked piece, a region hidden for a while, recognition noise, ambiguity."""
+"""The tracker when play is messy: takebacks (the record follows the table back, the last move even
+across a turn; a revealed chance outcome is never undone: a desync), a knocked piece, a region hidden for a while, recognition noise, ambiguity."""
 
 from __future__ import annotations
 
@@ -49,9 +49,10 @@ def test_takeback_within_the_turn_is_undone(tmp_path: Path) -> None:
     assert not run.desyncs()
 
 
-def test_takeback_of_a_finished_turn_is_a_desync_with_the_fix(tmp_path: Path, game3: Game) -> None:
-    """A Movement ends the turn, so the runtime refuses to undo it: the table going back is a desync
-    naming what disagrees; a different Movement then is offered as the fix, which the user taps."""
+def test_takeback_of_a_finished_turn_is_undone_and_the_real_move_committed(tmp_path: Path, game3: Game) -> None:
+    """A Movement ends the turn (R-TURN-5), so the page's Undo refuses it (undo works within a turn),
+    but the players put the table back themselves before the next player moved: the record follows
+    the table (the runtime's ``undo(table=True)``), and the Movement then made is committed."""
     i = find(game3, lambda s, m: isinstance(m, Movement) and m.delta)
     other = _other_movement(game3, i)
     before = game3.states[i]
@@ -59,24 +60,35 @@ def test_takeback_of_a_finished_turn_is_a_desync_with_the_fix(tmp_path: Path, ga
 
     wrong = apply(before, other)
     rt = runtime_at(tmp_path, game3, i)
-    answered = []
-
-    def tap(n: int, link) -> None:
-        st = link.status
-        if st.desync and st.desync.options and not answered:
-            answered.append(link.answer(st.desync.id, 0))
-
     footage = (
         Footage().show(before).hand().show(wrong, 1.0).hand().show(before, 1.0).hand().show(game3.states[i + 1], 1.0)
     )
-    run = feed(rt, footage, on_frame=tap)
+    run = feed(rt, footage)
+    assert [e.kind for e in run.events] == ["commit", "undo", "commit"]
     assert run.committed()[0] == [str(other)]
-    back = [s for s in run.desyncs() if "before" in s.message]
-    assert back and back[0].desync is not None and not back[0].desync.options
-    assert {f.key[0] for f in back[0].desync.facts} >= {"members"}
-    assert answered and answered[0].kind == "fix"
+    assert not rt.undo_status()[0] and rt.undo_status()[1] == "turn_over"  # the page's policy is unchanged
     assert run.moves == [str(m) for m in game3.moves[: i + 1]]
+    assert not run.desyncs()
     assert run.statuses[-1].kind == "watching"
+
+
+def test_takeback_over_a_revealed_tile_is_a_desync_until_put_back(tmp_path: Path, game3: Game) -> None:
+    """An achievement claimed and the tile above turned up (R-ACH-8), then the table put back to
+    before the claim: a revealed chance outcome is never undone, so this is a desync naming what
+    disagrees (the tile above shows face down again); it clears when the table shows the claim again,
+    and nothing is undone."""
+    i = find(game3, lambda s, m: isinstance(m, Achieve) and isinstance(game3.moves[game3.states.index(s) + 1], Reveal))
+    before, revealed = game3.states[i], game3.states[i + 2]
+    rt = runtime_at(tmp_path, game3, i)
+    footage = Footage().show(before).hand().show(revealed, 1.0).hand().show(before, 6.0).hand().show(revealed, 1.0)
+    run = feed(rt, footage)
+    assert [m for ms in run.committed() for m in ms] == [str(game3.moves[i]), str(game3.moves[i + 1])]
+    assert "undo" not in [e.kind for e in run.events]
+    back = [s for s in run.desyncs() if s.desync is not None]
+    assert back
+    assert {f.key[0] for f in back[0].desync.facts} & {"board", "face", "stones"}
+    assert run.moves == [str(m) for m in game3.moves[: i + 2]]
+    assert run.statuses[-1].kind == "watching" and run.statuses[-1].desync is None
 
 
 def test_knocked_piece_is_a_desync_until_put_back(tmp_path: Path, game3: Game) -> None:

@@ -182,6 +182,22 @@ def test_undo_stops_at_the_end_of_the_turn(runtime, recorded):
         runtime.undo()
 
 
+def test_a_takeback_seen_on_the_table_may_cross_the_end_of_the_turn_but_not_a_draw(runtime, recorded):
+    """Camera mode: the players put the table back themselves (``table=True``): the last move is
+    undone even though it ended the turn; the journal records the undo; a revealed draw still is not."""
+    play(runtime, recorded, 7)  # ... 'place wheat@2,0' ended Ann's turn
+    assert runtime.undo_status(table=True)[0]
+    change = runtime.undo(runtime.state_id, table=True)
+    assert change.op == "undo" and str(change.move) == str(recorded.moves[6])
+    assert runtime.snapshot().moves == tuple(recorded.moves[:6])
+    entries = read_journal(runtime.journal_path).entries
+    assert entries[-1]["op"] == "undo"
+    ok, reason, _ = runtime.undo_status(table=True)  # now 'draw wheat' is last
+    assert not ok and reason == "chance"
+    with pytest.raises(UndoRefused):
+        runtime.undo(table=True)
+
+
 def test_undo_of_a_claim_before_the_reveal_and_not_of_the_first_members(runtime, recorded):
     play(runtime, recorded, 8)  # '4:ach schamanismus joker=0,0': the reveal is pending
     assert runtime.undo_status()[0]
