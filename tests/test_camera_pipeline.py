@@ -150,6 +150,31 @@ def test_baseline_reads_row_board_tracks_and_most_tiles(baseline):
     assert all(0 <= h.tile_conf <= 1 and 0 <= h.members_conf <= 1 for h in obs.hexes)
 
 
+def test_board_side_and_row_occupancy_are_read_apart_from_which_tile(baseline):
+    """R-ACH-8 / R-ACH-6: early in the game, era 2 shows tiles turned up beside tiles still face down.
+    Which achievement a turned tile is may be unsure (or wrong) with the colour-histogram baseline,
+    but its side is plain: every board position reads face up or down as in the truth with
+    face_conf >= 0.9, at least as sure as the tile itself; likewise every row slot reads occupied or
+    empty as in the truth with filled_conf >= 0.9."""
+    fr = cs.frame(11)
+    obs = baseline.read(fr.image)
+    truth = observation_from_truth(fr.truth)
+    assert obs.registered and "board" not in obs.hidden and "row" not in obs.hidden
+    up = {(b.era, b.col): b.tile is not None for b in truth.board}
+    assert {(b.era, b.col) for b in obs.board} == set(up)
+    assert {up[(2, c)] for c in range(4)} == {True, False}  # era 2: some turned up, some face down
+    for b in obs.board:
+        assert (b.tile is not None) == up[(b.era, b.col)], b
+        assert b.face_conf >= 0.9 and b.face_conf >= b.tile_conf, b
+    # the case the side is for: a turned-up era-2 tile whose identity reads unsure
+    assert any(b.era == 2 and b.tile is not None and b.tile_conf < 0.9 for b in obs.board)
+    filled = {s.slot: s.tile is not None for s in truth.row}
+    assert {s.slot for s in obs.row} == set(filled) and set(filled.values()) == {True, False}
+    for s in obs.row:
+        assert (s.tile is not None) == filled[s.slot], s
+        assert s.filled_conf >= 0.9, s
+
+
 def test_annotation_draws_without_changing_the_frame(baseline):
     fr = cs.frame(60)
     before = fr.image.copy()

@@ -11,6 +11,7 @@ import pytest
 
 from rules.game import simulate
 from vision.observation import (
+    BoardReading,
     HexReading,
     Observation,
     ObservationError,
@@ -33,6 +34,32 @@ def test_round_trip():
     assert back.land(0)[(0, 0)].members == {"red": 2}
 
 
+def test_side_and_filled_confidences_round_trip_and_default_to_one():
+    """R-ACH-8 / R-ACH-6: the confidence in a board tile's side (face_conf) and in a row slot holding
+    a tile at all (filled_conf) are read apart from which tile it is; they survive the JSON round
+    trip, and a document without them (an older reader) means 1.0."""
+    obs = Observation(
+        row=(SlotReading(7, "barter", True, 0, 0.77, 1.0, 0.99), SlotReading(8, None, False, 0, 0.9, 1.0, 0.6)),
+        board=(BoardReading(2, 1, "leder", (), 0.77, 1.0, 0.99), BoardReading(3, 1, None, (), 0.5, 0.8, 0.95)),
+    )
+    doc = json.loads(json.dumps(obs.to_dict()))
+    assert [s["filled_conf"] for s in doc["row"]] == [0.99, 0.6]
+    assert [b["face_conf"] for b in doc["board"]] == [0.99, 0.95]
+    back = Observation.from_dict(doc)
+    assert back == obs
+    assert back.row[0].tile_conf == 0.77 and back.row[0].filled_conf == 0.99
+    assert back.board[0].tile_conf == 0.77 and back.board[0].face_conf == 0.99
+    for s in doc["row"]:
+        del s["filled_conf"]
+    for b in doc["board"]:
+        del b["face_conf"]
+    old = Observation.from_dict(doc)
+    assert [s.filled_conf for s in old.row] == [1.0, 1.0]
+    assert [b.face_conf for b in old.board] == [1.0, 1.0]
+    assert [s.tile_conf for s in old.row] == [0.77, 0.9]  # the other confidences are kept
+    assert [(b.tile_conf, b.stones_conf) for b in old.board] == [(0.77, 1.0), (0.5, 0.8)]
+
+
 @pytest.mark.parametrize(
     ("patch", "field", "reason"),
     [
@@ -40,6 +67,11 @@ def test_round_trip():
         ({"hexes": [{"seat": 0, "hex": [0, 0]}]}, "hexes[0].tile", "is missing"),
         ({"hexes": [{"seat": 0, "hex": [0], "tile": True}]}, "hexes[0].hex", "pair of integers"),
         ({"row": [{"slot": 1, "tile": "off", "tile_conf": 1.5}]}, "row[0].tile_conf", "confidence between 0 and 1"),
+        ({"row": [{"slot": 1, "tile": "off", "filled_conf": 1.5}]}, "row[0].filled_conf", "confidence between 0 and 1"),
+        ({"row": [{"slot": 1, "tile": None, "filled_conf": -0.1}]}, "row[0].filled_conf", "confidence between 0 and 1"),
+        ({"board": [{"era": 2, "col": 1, "tile": "leder", "face_conf": 1.5}]}, "board[0].face_conf", "between 0 and 1"),
+        ({"board": [{"era": 2, "col": 1, "tile": None, "face_conf": -0.1}]}, "board[0].face_conf", "between 0 and 1"),
+        ({"board": [{"era": 2, "col": 1, "tile": None, "face_conf": "high"}]}, "board[0].face_conf", "between 0 and 1"),
         ({"tracks": [{"colour": "red", "track": "speed", "space": 1}]}, "tracks[0].track", "must be one of"),
         (
             {"hexes": [{"seat": 0, "hex": [0, 0], "tile": True}, {"seat": 0, "hex": [0, 0], "tile": False}]},

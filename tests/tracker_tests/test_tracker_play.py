@@ -13,8 +13,9 @@ import pytest
 from rules.checks import intensity, movement_cost
 from rules.game import Game, simulate
 from rules.moves import Achieve, Draw, Explore, Movement, Offspring, Pick, Reveal, RevealEvent
+from rules.pending import RevealPending
 from rules.state import State
-from tests.tracker_tests.footage import Footage, feed, find, runtime_at, view_of, with_members
+from tests.tracker_tests.footage import Footage, Run, feed, find, runtime_at, view_of, with_members
 from tracker.link import TrackerLink
 from vision.observation import Observation
 from webui.runtime import GameRuntime
@@ -361,3 +362,121 @@ def test_drawn_tile_read_weakly_as_another_resource_is_asked(tmp_path: Path, gam
     run = feed(rt, Footage().show(after_exp).hand().show(shown, 3.0, edit=weak), on_frame=look)
     assert run.committed() == []
     assert asked and (str(draw), str(place)) in asked[0]
+
+
+def _claim_with_reveal(game: Game) -> int:
+    """The first era-1 claim whose first stone turns up the tile above (R-ACH-8) and whose lightning
+    slot then lays an event (R-ACH-6): moves ``i``, ``i + 1``, ``i + 2`` are the claim, the reveal and
+    the event."""
+    return find(
+        game,
+        lambda s, m: (
+            isinstance(m, Achieve)
+            and m.achievement in [bt.tile for bt in s.board[0]]
+            and isinstance(game.moves[game.states.index(s) + 1], Reveal)
+            and isinstance(game.moves[game.states.index(s) + 2], RevealEvent)
+        ),
+    )
+
+
+def _board_read(era: int, col: int, tile_conf: float, face_conf: float) -> Callable[[int, Observation], Observation]:
+    """An edit reading the board tile at ``(era, col)`` with these confidences (which tile; its side)."""
+
+    def edit(_: int, obs: Observation) -> Observation:
+        board = tuple(
+            replace(b, tile_conf=tile_conf, face_conf=face_conf) if (b.era, b.col) == (era, col) else b
+            for b in obs.board
+        )
+        return replace(obs, board=board)
+
+    return edit
+
+
+def _slot_read(slot: int, tile_conf: float, filled_conf: float) -> Callable[[int, Observation], Observation]:
+    """An edit reading row slot ``slot`` with these confidences (which tile; that a tile lies there)."""
+
+    def edit(_: int, obs: Observation) -> Observation:
+        row = tuple(replace(s, tile_conf=tile_conf, filled_conf=filled_conf) if s.slot == slot else s for s in obs.row)
+        return replace(obs, row=row)
+
+    return edit
+
+
+def _options(run: Run) -> list[list[str]]:
+    """The options of the last prompt shown, in notation."""
+    prompt = run.prompts()[-1].prompt
+    assert prompt is not None
+    return [[str(m) for m in o.moves] for o in prompt.options]
+
+
+@pytest.mark.parametrize("face_conf", [0.99, 0.77])
+def test_tile_turned_up_plainly_but_unsure_which_r_ach_8(tmp_path: Path, game2: Game, face_conf: float) -> None:
+    """R-ACH-8: an era-1 claim and the era-2 tile above turned face up (the event not laid yet), the
+    turned tile read as which achievement only at 0.77 (as photographed tiles are). Read plainly face
+    up (face_conf 0.99), "nothing turned up yet" is ruled out by the side alone: the claim and the
+    reveal are committed together, without a prompt. Read as unsure of its side as of which tile it is
+    (0.77 both), "not turned yet" fits the table nearly as well: the reveal is not written silently;
+    the tracker asks, the reveal against nothing. (The claim, plainly seen by its stone, goes in
+    first.)"""
+    i = _claim_with_reveal(game2)
+    claim, reveal = game2.moves[i], game2.moves[i + 1]
+    pend = game2.states[i + 1].pending
+    col = [bt.tile for bt in game2.states[i].board[0]].index(claim.achievement)
+    assert isinstance(pend, RevealPending) and (pend.era, pend.col) == (2, col)  # the tile directly above
+    turned = game2.states[i + 2]  # the tile turned up, the event still in the stack
+    weak = _board_read(pend.era, pend.col, 0.77, face_conf)
+    rt = runtime_at(tmp_path, game2, i)
+    run = feed(rt, Footage().show(game2.states[i]).hand().show(turned, 3.0, edit=weak))
+    assert not run.desyncs()
+    if face_conf > 0.9:
+        assert run.committed() == [[str(claim), str(reveal)]]
+        assert not run.prompts()
+        assert run.moves == [str(m) for m in game2.moves[: i + 2]]
+        assert run.statuses[-1].kind == "watching"
+    else:
+        assert run.committed() == [[str(claim)]]
+        assert str(reveal) not in run.moves
+        assert run.statuses[-1].kind == "prompt"
+        assert _options(run) == [[str(reveal)], []]
+
+
+@pytest.mark.parametrize("filled_conf", [0.99, 0.77])
+def test_event_laid_plainly_but_unsure_which_r_ach_6(tmp_path: Path, game2: Game, filled_conf: float) -> None:
+    """R-ACH-6: after the claim and the reveal, the event of the lightning slot laid at the end of the
+    row, read as which event only at 0.77. Plainly a tile there (filled_conf 0.99): the event is
+    committed without a prompt. As unsure that a tile lies there as of which (0.77 both): "no event
+    laid yet" fits nearly as well, so nothing is written silently and the tracker asks, the event
+    against nothing."""
+    i = _claim_with_reveal(game2)
+    event = game2.moves[i + 2]
+    after = game2.states[i + 3]
+    slot = len(after.row)
+    assert after.row[-1].event and after.row[-1].tile == event.event and len(game2.states[i + 2].row) == slot - 1
+    rt = runtime_at(tmp_path, game2, i + 2)  # the claim and the reveal in the record
+    weak = _slot_read(slot, 0.77, filled_conf)
+    run = feed(rt, Footage().show(game2.states[i + 2]).hand().show(after, 3.0, edit=weak))
+    assert not run.desyncs()
+    if filled_conf > 0.9:
+        assert run.committed() == [[str(event)]]
+        assert not run.prompts()
+        assert run.moves == [str(m) for m in game2.moves[: i + 3]]
+    else:
+        assert run.committed() == []
+        assert run.moves == [str(m) for m in game2.moves[: i + 2]]
+        assert run.statuses[-1].kind == "prompt"
+        assert _options(run) == [[str(event)], []]
+
+
+def test_claim_reveal_and_event_under_one_hand_read_by_side_r_ach_8_r_ach_6(tmp_path: Path, game2: Game) -> None:
+    """R-ACH-8, R-ACH-6: the claim, the tile turned up above and the event laid, all under one hand;
+    both new tiles read as which one only at 0.77 but plainly there and face up (0.99): the whole
+    chain is committed at once, without a prompt."""
+    i = _claim_with_reveal(game2)
+    pend = game2.states[i + 1].pending
+    after = game2.states[i + 3]
+    board = _board_read(pend.era, pend.col, 0.77, 0.99)
+    row = _slot_read(len(after.row), 0.77, 0.99)
+    rt = runtime_at(tmp_path, game2, i)
+    run = feed(rt, Footage().show(game2.states[i]).hand().show(after, 3.0, edit=lambda k, o: row(k, board(k, o))))
+    assert run.committed() == [[str(m) for m in game2.moves[i : i + 3]]]
+    assert not run.prompts() and not run.desyncs()
