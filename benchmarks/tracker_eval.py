@@ -612,7 +612,14 @@ def _debug(f: PlaybackFrame, obs: Any, upd: Any, link: TrackerLink, game: Any) -
     )
     ev = tr.evidence()
     nodes = sorted(tr._analysis.nodes + tr._analysis.back_nodes, key=lambda n: n.cost(0.25))
-    for n in nodes[:5]:
+    nxt = game.moves[len(rec) : len(rec) + 4]
+    shown = nodes[:5]
+    right = [n for n in nodes if not n.back and n.moves and list(n.moves) == list(nxt[: len(n.moves)])]
+    if right and right[0] not in shown:
+        shown.append(right[0])
+    elif not right:
+        print("   (no node with the true next moves)")
+    for n in shown:
         mm = [(k, v, ev.facts[k].mode, round(ev.facts[k].top, 1)) for k, v in n.mismatch][:4]
         print(f"   {n.back} {[str(m) for m in n.moves]} d={n.deficit:.2f} ok={n.ok} mismatch={mm}")
 

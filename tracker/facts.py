@@ -310,7 +310,6 @@ def observation_of_view(view: Mapping[Key, Any], *, frame: int = 0, time: float 
         elif kind in ("board", "stones"):
             d = board.setdefault((key[1], key[2]), {"tile": None})
             d["tile" if kind == "board" else "stones"] = val
-
         elif kind == "track":
             tracks.append(TrackReading(key[1], key[2], val))
         elif kind == "shells":
