@@ -8,7 +8,8 @@ the arrow; the tile turned up above gives the reveal; a new event in the row giv
 event. Every proposal is only a guess: the search applies it with :func:`rules.engine.apply`, which
 refuses what the rules forbid, and scores the resulting table against the evidence.
 
-When the move read off the change is not legal (a member still in the hand, a misread count), a few
+When the move read off the change is not legal (a member still in the hand, a misread count), or the
+row shows an Offspring tile taken while no member is seen added (a pile read one short), a few
 legal moves closest to the reading are proposed instead, found by scoring the legal moves of that
 kind (:mod:`rules.legal`) on the facts they touch. Small answer spaces (first member, event answers,
 restore choices, reveals) are proposed in full.
@@ -257,7 +258,12 @@ def _choose(state: State, read: TableRead, prune: bool = True) -> list[Move]:
             continue
         act = prof.action_tile(tile.tile)
         if act.action == "offspring":
-            out.extend(_offspring(state, read, slot, change))
+            offs = _offspring(state, read, slot, change)
+            if not offs and slots is not None and slot in slots and slot < len(state.row):
+                # the row shows this tile taken but no member seen added: a member the camera has
+                # not counted (a pile read one short): the legal placements closest to the reading
+                offs = _fallback(state, read, "off", slot)
+            out.extend(offs)
             member_slots.append(("off", slot))
         elif act.action == "movement":
             out.extend(_movement(state, read, slot, change))

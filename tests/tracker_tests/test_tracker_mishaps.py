@@ -50,7 +50,7 @@ def test_takeback_within_the_turn_is_undone(tmp_path: Path) -> None:
 
 
 def test_takeback_of_a_finished_turn_is_undone_and_the_real_move_committed(tmp_path: Path, game3: Game) -> None:
-    """A Movement ends the turn (R-TURN-5), so the page's Undo refuses it (undo works within a turn),
+    """A Movement ends the turn (R-TURN-1), so the page's Undo refuses it (undo works within a turn),
     but the players put the table back themselves before the next player moved: the record follows
     the table (the runtime's ``undo(table=True)``), and the Movement then made is committed."""
     i = find(game3, lambda s, m: isinstance(m, Movement) and m.delta)
@@ -272,3 +272,26 @@ def test_knocked_piece_is_flagged_while_play_goes_on(tmp_path: Path, game3: Game
     assert flagged and {f.key for f in flagged[0].desync.facts} == {("members", seat, a), ("members", seat, b)}
     kinds = [st.kind for st in run.statuses]
     assert set(kinds[kinds.index("desync") :]) == {"desync"}  # once flagged, it stays flagged over commits
+
+
+def test_offspring_with_the_new_member_not_counted_is_still_committed(tmp_path: Path, game3: Game) -> None:
+    """An Offspring (R-ACT-OFF-1) whose new member lands on a pile the camera reads one short, unsure
+    (confidence 0.5), in every frame: no member is seen added, but the row shows the Offspring tile
+    taken (R-TURN-1) and its shells paid out (R-TURN-3). The tracker proposes the legal placements closest to
+    the reading and commits the move read from the row, not "the table is changing" until a desync."""
+    i = find(game3, lambda s, m: isinstance(m, Offspring) and len(m.place) == 1 and s.round > 2)
+    before, after = game3.states[i], game3.states[i + 1]
+    move = game3.moves[i]
+    assert isinstance(move, Offspring)
+    seat, h = before.to_move, move.place[0]
+    colour = before.players[seat].colour
+    short = with_members(view_of(after), seat, h, colour, before.players[seat].land[h].members)
+
+    def unsure(_: int, obs: Observation) -> Observation:
+        hexes = tuple(replace(x, members_conf=0.5) if (x.seat, x.hex) == (seat, h) else x for x in obs.hexes)
+        return replace(obs, hexes=hexes)
+
+    rt = runtime_at(tmp_path, game3, i)
+    run = feed(rt, Footage().show(before).hand().show(short, 3.0, edit=unsure))
+    assert run.committed() == [[str(move)]]
+    assert not run.prompts() and not run.desyncs()
