@@ -620,7 +620,8 @@ def _debug(f: PlaybackFrame, obs: Any, upd: Any, link: TrackerLink, game: Any) -
     elif not right:
         print("   (no node with the true next moves)")
     for n in shown:
-        mm = [(k, v, ev.facts[k].mode, round(ev.facts[k].top, 1)) for k, v in n.mismatch][:4]
+        fe = ev.facts
+        mm = [(k, v, fe[k].mode, round(fe[k].top, 1)) if k in fe else (k, v, "unread") for k, v in n.mismatch][:4]
         print(f"   {n.back} {[str(m) for m in n.moves]} d={n.deficit:.2f} ok={n.ok} mismatch={mm}")
 
 

@@ -37,10 +37,12 @@ SOURCES = {
     "truth": "renderer ground truth + noise model (a perfect reader, degraded; no picture is read)",
 }
 """What the observations of a simulated table come from (``demo --vision``)."""
-GATE_QUIET = 0.3
+GATE_QUIET = 0.2
 """Seconds of stillness before the camera pipeline's motion gate calls a frame settled in camera mode
-(shipped default 0.5; 0.3 brings the median time from the hand leaving to the commit to 0.5 s with the
-same correctness in ``benchmarks/tracker_eval.py --source recognizer``, docs/benchmarks.md "Tracker")."""
+(shipped default 0.5). The tracker then fuses ``min_frames`` (3) settled frames before it commits, so
+the time from the hand leaving to the commit is about this plus 0.2 s at 10 frames a second: 0.2 s
+brings its median to 0.4 s (0.3 gave 0.5 s) with the same correctness in
+``benchmarks/tracker_eval.py --source recognizer`` (docs/benchmarks.md "Tracker")."""
 GATE_QUIET_LONG = 0.5
 """The same after a hand was seen (shipped: 2.0, applied after every hand movement, which leaves no
 settled frame in a one-second rest between moves; docs/tracker.md). Both are set on every recognizer
