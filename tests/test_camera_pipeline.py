@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from rules.profile import default_profile
-from vision.assign import assign, assign_with_margins
+from vision.assign import assign, assign_with_bounds, assign_with_margins
 from vision.colour import ColourNorm, fit_norm
 from vision.enrollment import EMPTY
 from vision.errors import FrameError, ModelError
@@ -44,6 +44,21 @@ def test_assignment_is_optimal_and_margins_say_how_sure():
     assert cols.tolist() == [0, 1] and margins.tolist() == pytest.approx([9.9, 9.9])
     with pytest.raises(ValueError):
         assign(np.zeros((3, 2)))
+
+
+def test_exact_margins_where_the_dual_bound_says_nothing():
+    """The row's shape: two action tiles (columns 0, 1) carry a large reward, so every slot's best
+    alternative in the dual is another action column and the bound of the event slot (row 2) is 0,
+    though its event (column 2) beats the other (column 3) by 2.3. ``exact_below`` solves it."""
+    c = np.array([[0.0, 8.0, 9.0, 9.0], [8.0, 0.0, 9.0, 9.0], [5.0, 5.0, 0.2, 2.5]])
+    c[:, :2] -= 1000.0
+    cols, _, bounds = assign_with_bounds(c)
+    assert cols.tolist() == [0, 1, 2] and bounds[2] == 0.0
+    cols, _, exact = assign_with_bounds(c, exact_below=6.0)
+    assert cols.tolist() == [0, 1, 2]
+    true = assign_with_margins(c)[2]
+    assert exact[2] == pytest.approx(2.3) == true[2]
+    assert (exact[:2] >= 6.0).all() and (exact[:2] <= true[:2] + 1e-9).all()  # bounds above 6 stay bounds
 
 
 def test_motion_gate_settles_after_quiet_time_and_ignores_light_changes():

@@ -470,12 +470,25 @@ def _places(state: State, read: TableRead) -> list[Move]:
     return [m for _, m in scored[:2]]
 
 
+WEAK_REVEAL = 0.3
+"""Support (mean vote) below which the tile read where a chance outcome shows (the achievement turned
+up, the event laid in the row) is not taken as read: about confidence 0.57 in every frame, a coin flip
+between two look-alikes. Then every outcome still possible is proposed, so the tracker asks which
+(ranked by what was read) instead of committing the flip."""
+
+
+def _support(read: TableRead, key: tuple[Any, ...], value: Any) -> float:
+    fe = read.evidence.facts.get(key)
+    return fe.support.get(value, 0.0) if fe is not None else 0.0
+
+
 def _reveals(state: State, read: TableRead) -> list[Move]:
     pend = state.pending
     assert isinstance(pend, RevealPending)
-    seen = read.modes.get(("board", pend.era, pend.col))
+    key = ("board", pend.era, pend.col)
+    seen = read.modes.get(key)
     ids = unrevealed_achievements(state, pend.era)
-    if seen in ids:
+    if seen in ids and _support(read, key, seen) >= WEAK_REVEAL:
         return [Reveal(seen)]
     return [Reveal(a) for a in ids]
 
@@ -486,10 +499,10 @@ def _event_reveals(state: State, read: TableRead) -> list[Move]:
     ids = unseen_events(state, pend.era)
     in_row = {rt.tile for rt in state.row}
     seen = [
-        v[0]
+        (k, v)
         for k, v in read.modes.items()
         if k[0] == "slot" and v is not None and v[1] and v[0] in ids and v[0] not in in_row
     ]
-    if seen:
-        return [RevealEvent(e) for e in sorted(set(seen))]
+    if seen and all(_support(read, k, v) >= WEAK_REVEAL for k, v in seen):
+        return [RevealEvent(e) for e in sorted({v[0] for _, v in seen})]
     return [RevealEvent(e) for e in ids]

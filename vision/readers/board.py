@@ -27,7 +27,7 @@ import numpy as np
 
 from rules.profile import BoxProfile
 
-from ..assign import BIG, assign_with_bounds
+from ..assign import BIG, EXACT_BELOW, assign_with_bounds
 from ..classify import ExampleClassifier
 from ..colour import lab, likeness
 from ..observation import BoardReading
@@ -118,7 +118,7 @@ class BoardReader:
             p_face = 1.0 - p_back
             for j in range(len(achs) + n, len(cols)):
                 cost[i, j] = -math.log(max(p_face * self.unknown_prior, EPS))
-        chosen, _, margins = assign_with_bounds(cost)
+        chosen, _, margins = assign_with_bounds(cost, EXACT_BELOW)
         backs = np.array([c.startswith("back:") for c in cols])
         out: list[tuple[str | None, float, float]] = []
         for i in range(n):
