@@ -480,3 +480,23 @@ def test_claim_reveal_and_event_under_one_hand_read_by_side_r_ach_8_r_ach_6(tmp_
     run = feed(rt, Footage().show(game2.states[i]).hand().show(after, 3.0, edit=lambda k, o: row(k, board(k, o))))
     assert run.committed() == [[str(m) for m in game2.moves[i : i + 3]]]
     assert not run.prompts() and not run.desyncs()
+
+
+def test_event_read_as_a_coin_flip_is_asked_not_committed_r_ach_6(tmp_path: Path, game2: Game) -> None:
+    """R-ACH-6: the event laid is plainly there (0.99) but which event it is reads as a coin flip
+    (0.55 in every frame: support 0.2, under ``WEAK_REVEAL``). Committing the read event would be a
+    silent desync half the time when two events look alike; the tracker asks instead, offering every
+    event still in this era's stack with the one read first."""
+    from rules.chance import unseen_events
+
+    i = _claim_with_reveal(game2)
+    event = game2.moves[i + 2]
+    before, after = game2.states[i + 2], game2.states[i + 3]
+    rt = runtime_at(tmp_path, game2, i + 2)
+    run = feed(rt, Footage().show(before).hand().show(after, 3.0, edit=_slot_read(len(after.row), 0.55, 0.99)))
+    assert run.committed() == [] and not run.desyncs()
+    assert run.statuses[-1].kind == "prompt"
+    options = _options(run)
+    assert options[0] == [str(event)]
+    era = before.pending.era
+    assert len(options) == min(4, len(unseen_events(before, era)))  # the tracker shows at most 4
