@@ -2,8 +2,8 @@
 
 :class:`TrackerLink` feeds each observation to the tracker together with the runtime's record, and
 carries out the tracker's actions through the runtime — ``submit`` for committed moves, ``undo`` for
-takebacks (as the runtime allows for a takeback seen on the table, ``table=True``: the last move even
-if it ended a turn, never a revealed chance outcome) — so the journal, the page and the LED
+takebacks (within the turn as the page's Undo; the last move alone put back on the table even if it
+ended a turn, ``table=True``; never a revealed chance outcome) — so the journal, the page and the LED
 strip see camera moves exactly like moves entered by hand. It also applies the user's answers to
 prompts and desync fixes (``answer``), and tells subscribers about every status change.
 
@@ -145,13 +145,15 @@ class TrackerLink:
         if not self.runtime.has_game:
             return None
         snap = self.runtime.snapshot()
-        can_undo = bool(self.runtime.undo_status(table=True)[0])
+        can_undo = bool(self.runtime.undo_status()[0])
+        can_take_back = bool(self.runtime.undo_status(table=True)[0])
         return GameView(
             snap.state_id,
             snap.states,
             snap.moves,
             can_undo,
             tuple(p.name for p in snap.state.players),
+            can_take_back,
         )
 
     def _tracker_for(self, game: GameView | None) -> Tracker:
@@ -263,7 +265,7 @@ class TrackerLink:
         moves = list(opt.moves)
         try:
             if opt.back:
-                if opt.back == 1 and game.can_undo:
+                if opt.back == 1 and (game.can_undo or game.can_take_back):
                     rt.undo(sid, table=True)
                 elif moves:
                     index = len(game.moves) - opt.back

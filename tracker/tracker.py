@@ -97,13 +97,24 @@ class TrackerConfig:
 class GameView:
     """The game record as the tracker needs it: ``states[-1]`` is the current state, ``states[-1-j]``
     the state before the last ``j`` moves (``moves[-j]``…); ``can_undo``: the last move may be
-    undone now (the runtime's policy); ``state_id`` changes with every change of the record."""
+    undone now (the runtime's policy, within the turn); ``can_take_back``: the last move may be taken
+    back because the table shows the position before it (the runtime's policy for a takeback seen on
+    the table: also a move that ended a turn, never a revealed chance outcome); ``state_id`` changes
+    with every change of the record."""
 
     state_id: int
     states: Sequence[State]
     moves: Sequence[Move]
     can_undo: bool = False
     names: tuple[str, ...] = ()
+    can_take_back: bool = False
+
+    def allows(self, back: int, replaced: bool) -> bool:
+        """The table showing the position ``back`` moves ago (``replaced``: and other moves since)
+        may be followed without asking: within the turn (``can_undo``, step by step), or the last
+        move alone put back as it was before (``can_take_back``). A different move in its place
+        after a finished turn is asked (a knocked piece can look like one)."""
+        return bool(back) and (self.can_undo or (back == 1 and not replaced and self.can_take_back))
 
     @property
     def state(self) -> State:
@@ -462,7 +473,7 @@ class Tracker:
         sc, bc = cfg.search.step_cost, cfg.back_cost
         if not best.moves and not best.back:
             return self._explained_root(t, hidden, game.state)
-        if best.back and not game.can_undo and len(self._window) >= cfg.min_frames:
+        if best.back and not game.allows(best.back, bool(best.moves)) and len(self._window) >= cfg.min_frames:
             # the table shows another past than the record and the runtime may not undo: say so now,
             # offering the fixes that explain the table
             fixes = [n for n in explained if n.back and n.moves][: cfg.max_options]
@@ -531,7 +542,7 @@ class Tracker:
         self._candidate = None
         self._prompt = None
         if best.back:
-            if not game.can_undo:
+            if not game.allows(best.back, bool(best.moves)):
                 return self._takeback_refused(best, ev, game, t, hidden)
             kind = "amend" if best.moves else "undo"
             # undo one move at a time: the next observation re-checks the rest

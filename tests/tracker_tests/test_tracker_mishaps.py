@@ -295,3 +295,31 @@ def test_offspring_with_the_new_member_not_counted_is_still_committed(tmp_path: 
     run = feed(rt, Footage().show(before).hand().show(short, 3.0, edit=unsure))
     assert run.committed() == [[str(move)]]
     assert not run.prompts() and not run.desyncs()
+
+
+def test_another_move_in_place_of_a_finished_turn_is_a_desync_with_the_fix(tmp_path: Path, game3: Game) -> None:
+    """A Movement ends the turn (R-TURN-1); the table then shows another Movement in its place, with
+    no moment showing the position before: a knocked piece after a finished turn can look just like
+    that, so the record does not follow silently. It is a desync offering the fix, which the user
+    taps; then the record is right."""
+    i = find(game3, lambda s, m: isinstance(m, Movement) and m.delta)
+    other = _other_movement(game3, i)
+    before = game3.states[i]
+    from rules.engine import apply
+
+    wrong = apply(before, other)
+    rt = runtime_at(tmp_path, game3, i)
+    answered = []
+
+    def tap(n: int, link) -> None:
+        st = link.status
+        if st.desync and st.desync.options and not answered:
+            answered.append(link.answer(st.desync.id, 0))
+
+    footage = Footage().show(before).hand().show(wrong, 1.0).hand().show(game3.states[i + 1], 3.0)
+    run = feed(rt, footage, on_frame=tap)
+    assert run.committed()[0] == [str(other)]
+    assert "undo" not in [e.kind for e in run.events if e.kind != "fix"]
+    assert run.desyncs() and answered and answered[0].kind == "fix"
+    assert run.moves == [str(m) for m in game3.moves[: i + 1]]
+    assert run.statuses[-1].kind == "watching"
