@@ -149,8 +149,8 @@ class RowReader:
                 if name == UNKNOWN_EVENT:
                     conf = min(conf, 0.3)
                 k, kconf = shells[i]
-                filled = max(conf, float(p_occ[i]))
-                out.append(SlotReading(i + 1, tile, event, k, round(conf, 4), round(kconf, 4), round(filled, 4)))
+                filled = round(float(p_occ[i]), 4)  # >= conf, which is this times the margin's
+                out.append(SlotReading(i + 1, tile, event, k, round(conf, 4), round(kconf, 4), filled))
             else:
                 pe = round(float(p_empty[i]), 4)
                 out.append(SlotReading(i + 1, None, False, 0, pe, 1.0, pe))
