@@ -619,8 +619,8 @@ def _debug(f: PlaybackFrame, obs: Any, upd: Any, link: TrackerLink, game: Any) -
         shown.append(right[0])
     elif not right:
         print("   (no node with the true next moves)")
+    fe = ev.facts
     for n in shown:
-        fe = ev.facts
         mm = [(k, v, fe[k].mode, round(fe[k].top, 1)) if k in fe else (k, v, "unread") for k, v in n.mismatch][:4]
         print(f"   {n.back} {[str(m) for m in n.moves]} d={n.deficit:.2f} ok={n.ok} mismatch={mm}")
 

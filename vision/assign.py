@@ -89,12 +89,19 @@ def assign_with_bounds(cost: np.ndarray, exact_below: float = 0.0) -> tuple[np.n
     bounds = red.min(axis=1) if c.shape[1] > 1 else np.full(len(cols), np.inf)
     bounds = np.maximum(bounds, 0.0)
     for i in np.nonzero(bounds < exact_below)[0]:
-        alt = c.copy()
-        alt[i, cols[i]] = BIG
-        a_cols, a_total = assign(alt)
-        if alt[np.arange(len(a_cols)), a_cols].max() < BIG / 2:
-            bounds[i] = max(bounds[i], a_total - total)
+        m = _margin(c, cols, total, int(i))
+        if np.isfinite(m):
+            bounds[i] = max(bounds[i], m)
     return cols, total, bounds
+
+
+def _margin(c: np.ndarray, cols: np.ndarray, total: float, i: int) -> float:
+    """The extra cost of the best solution that gives row ``i`` another column than ``cols[i]``
+    (``inf`` when there is none)."""
+    alt = c.copy()
+    alt[i, cols[i]] = BIG
+    a_cols, a_total = assign(alt)
+    return a_total - total if alt[np.arange(len(a_cols)), a_cols].max() < BIG / 2 else np.inf
 
 
 def assign_with_margins(cost: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
@@ -102,11 +109,4 @@ def assign_with_margins(cost: np.ndarray) -> tuple[np.ndarray, float, np.ndarray
     column (``inf`` when there is none)."""
     cols, total = assign(cost)
     c = np.asarray(cost, np.float64)
-    margins = np.full(len(cols), np.inf)
-    for i, j in enumerate(cols):
-        alt = c.copy()
-        alt[i, j] = BIG
-        a_cols, a_total = assign(alt)
-        if alt[np.arange(len(a_cols)), a_cols].max() < BIG / 2:
-            margins[i] = a_total - total
-    return cols, total, margins
+    return cols, total, np.array([_margin(c, cols, total, i) for i in range(len(cols))], np.float64)

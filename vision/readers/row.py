@@ -130,9 +130,8 @@ class RowReader:
         t1 = time.perf_counter()
         shells = self._shells(ctx, n)
         t2 = time.perf_counter()
-        occupied = list(range(n))
-        if self.templates is not None and occupied:
-            self._use_templates(ctx, cost, cols, occupied, windows[occupied])
+        if self.templates is not None and n:
+            self._use_templates(ctx, cost, cols, list(range(n)), windows[:n])
         # every action tile must be used: a large reward per action column taken
         cost[:, [j for j, name in enumerate(cols) if name.startswith("action:")]] -= 1000.0
         if len(cols) < n:  # fewer known tiles than slots (an incomplete enrollment)
@@ -159,7 +158,7 @@ class RowReader:
         return out, set()
 
     def _use_templates(
-        self, ctx: FrameContext, cost: np.ndarray, cols: list[str], covered: list[int], windows: np.ndarray
+        self, ctx: FrameContext, cost: np.ndarray, cols: list[str], slots: list[int], windows: np.ndarray
     ) -> None:
         """Rewrites the cost rows of the given (occupied) slots in place from the template disagreement."""
         tm = self.templates
@@ -168,18 +167,18 @@ class RowReader:
         if cache is None:
             share = tm.disagreement(windows)
         else:
-            hits, misses, thumbs = cache.split(ctx.reg.serial, list(covered), windows)
-            share = np.empty((len(covered), len(tm)), np.float32)
+            hits, misses, thumbs = cache.split(ctx.reg.serial, list(slots), windows)
+            share = np.empty((len(slots), len(tm)), np.float32)
             for r, value in hits.items():
                 share[r] = value  # type: ignore[assignment]
             if misses:
                 share[misses] = tm.disagreement(windows[misses])
                 for r in misses:
-                    cache.put(covered[r], thumbs[r], share[r].copy())
+                    cache.put(slots[r], thumbs[r], share[r].copy())
         # columns of ``cols`` with a template; the others (events never enrolled) get UNKNOWN_SHARE
         known = [j for j, name in enumerate(cols) if name in tm.index]
         index = [tm.index[cols[j]] for j in known]
-        for r, i in enumerate(covered):
+        for r, i in enumerate(slots):
             row = np.full(len(cols), np.nan)
             row[known] = share[r, index]
             best = np.nanmin(row) if known else 0.0
