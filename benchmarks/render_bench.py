@@ -37,15 +37,15 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 import vision  # noqa: E402
-from rules.game import simulate  # noqa: E402
-from vision.artpack import builtin_pack  # noqa: E402
-from vision.camera import Camera  # noqa: E402
-from vision.effects import Effects  # noqa: E402
-from vision.hands import Hand  # noqa: E402
-from vision.layout import default_layout  # noqa: E402
-from vision.lighting import Light  # noqa: E402
-from vision.randomize import random_conditions  # noqa: E402
-from vision.render import Renderer  # noqa: E402
+from games.tribes.rules.game import simulate  # noqa: E402
+from games.tribes.sim.randomize import random_conditions  # noqa: E402
+from games.tribes.sim.render import Renderer  # noqa: E402
+from games.tribes.vision.artpack import builtin_pack  # noqa: E402
+from games.tribes.vision.layout import default_layout  # noqa: E402
+from sim.camera import Camera  # noqa: E402
+from sim.effects import Effects  # noqa: E402
+from sim.hands import Hand  # noqa: E402
+from sim.lighting import Light  # noqa: E402
 
 cv2.setNumThreads(1)
 

@@ -33,14 +33,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from tracker_eval import GATE_QUIET, GATE_QUIET_LONG, _source, specs
 
-from rules.game import simulate
-from vision.artpack import builtin_pack
-from vision.camera import Camera
-from vision.layout import default_layout
-from vision.playback import Script, timeline
-from vision.render import Renderer
-from vision.table import TableModel
-from vision.video import Pace
+from games.tribes.rules.game import simulate
+from games.tribes.sim.playback import Script, timeline
+from games.tribes.sim.render import Renderer
+from games.tribes.sim.video import Pace
+from games.tribes.vision.artpack import builtin_pack
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.table import TableModel
+from sim.camera import Camera
 
 
 def run_game(seed_spec: Any, moves: int, verbose: bool) -> dict[str, Any]:

@@ -14,8 +14,8 @@ import argparse
 import statistics
 import time
 
-from rules.game import simulate
-from rules.legal import describe, overview
+from games.tribes.rules.game import simulate
+from games.tribes.rules.legal import describe, overview
 
 
 def main() -> None:

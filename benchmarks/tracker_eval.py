@@ -60,24 +60,24 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.game import simulate
-from rules.moves import Move
-from tracker.facts import Seating, table_view
+from companion.play import GATE_QUIET, GATE_QUIET_LONG
+from games.tribes.rules.game import simulate
+from games.tribes.rules.moves import Move
+from games.tribes.sim.noise import PRESETS, Noise
+from games.tribes.sim.playback import PlaybackFrame, Script, TableCamera, timeline
+from games.tribes.sim.render import Renderer
+from games.tribes.sim.video import Pace
+from games.tribes.tracker.facts import Seating, table_view
+from games.tribes.tracker.naive import NaiveTracker
+from games.tribes.vision.artpack import builtin_pack
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.table import TableModel
+from session.runtime import GameRuntime
+from sim.camera import Camera
+from sim.effects import Effects
+from sim.lighting import Light
 from tracker.link import AnswerError, TrackerLink
-from tracker.naive import NaiveTracker
-from tracker.noise import PRESETS, Noise
 from tracker.tracker import Option, Status, Tracker
-from tribes_companion.play import GATE_QUIET, GATE_QUIET_LONG
-from vision.artpack import builtin_pack
-from vision.camera import Camera
-from vision.effects import Effects
-from vision.layout import default_layout
-from vision.lighting import Light
-from vision.playback import PlaybackFrame, Script, TableCamera, timeline
-from vision.render import Renderer
-from vision.table import TableModel
-from vision.video import Pace
-from webui.runtime import GameRuntime
 
 FLAGS = ("desync", "prompt", "waiting")
 
@@ -312,8 +312,8 @@ def _source(
     the camera pipeline reading the rendered picture (``recognizer``), enrolled as a user would."""
     if args.source == "truth":
         return TableCamera(renderer, camera).observe
-    from vision.evaluation import enroll_session, photographed_pack
-    from vision.recognizer import Recognizer
+    from games.tribes.sim.evaluation import enroll_session, photographed_pack
+    from games.tribes.vision.recognizer import Recognizer
 
     light = Light()
     table_camera = TableCamera(renderer, camera, light, Effects(noise=args.sensor_noise))
@@ -343,7 +343,7 @@ class RecognizerSource:
         self.notes: list[str] = []
 
     def __call__(self, frame: PlaybackFrame) -> Any:
-        from vision.evaluation import score
+        from games.tribes.sim.evaluation import score
 
         image = self.table_camera.image(frame)
         t0 = time.perf_counter()
@@ -408,7 +408,7 @@ def _misreads(read: Any, truth: Any) -> list[str]:
 
 def enroll_setup(renderer: Renderer, game: Any, cond: dict[str, Any]) -> Any:
     """Enrollment from the setup photo alone (the user confirms the setup; no extra photos)."""
-    from vision.enrollment import Enroller, labels_from_state
+    from games.tribes.vision.enrollment import Enroller, labels_from_state
 
     en = Enroller(renderer.layout, game.states[0].profile)
     setup = game.states[1]

@@ -32,15 +32,15 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from models.splits import EVAL_SEED_BASE, HELD_OUT_PACK, TRAIN_FOV  # noqa: E402
-from rules.game import simulate  # noqa: E402
-from rules.profile import default_profile  # noqa: E402
-from vision.artpack import builtin_pack  # noqa: E402
-from vision.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions  # noqa: E402
-from vision.layout import default_layout  # noqa: E402
-from vision.observation import Observation, observation_from_truth  # noqa: E402
-from vision.recognizer import Recognizer  # noqa: E402
-from vision.render import Renderer  # noqa: E402
+from games.tribes.rules.game import simulate  # noqa: E402
+from games.tribes.rules.profile import default_profile  # noqa: E402
+from games.tribes.sim.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions  # noqa: E402
+from games.tribes.sim.render import Renderer  # noqa: E402
+from games.tribes.vision.artpack import builtin_pack  # noqa: E402
+from games.tribes.vision.layout import default_layout  # noqa: E402
+from games.tribes.vision.observation import Observation, observation_from_truth  # noqa: E402
+from games.tribes.vision.recognizer import Recognizer  # noqa: E402
+from tools.training.splits import EVAL_SEED_BASE, HELD_OUT_PACK, TRAIN_FOV  # noqa: E402
 
 TUNE_SEED_BASE = 5_000_000
 
@@ -60,8 +60,8 @@ def sessions(a: argparse.Namespace) -> Any:
             pack = builtin_pack(HELD_OUT_PACK)
             seed_base, fovs = EVAL_SEED_BASE, None
         else:
-            from models.dataset import variant
-            from models.train import HELD_VARIANTS
+            from tools.training.dataset import variant
+            from tools.training.train import HELD_VARIANTS
 
             packs = [variant(base, how.strip("-")) for base in ("classic", "bold") for how in HELD_VARIANTS]
             pack = packs[s % len(packs)]

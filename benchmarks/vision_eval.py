@@ -48,16 +48,16 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from models.splits import EVAL_SEED_BASE, HELD_OUT_PACK  # noqa: E402
-from rules.game import simulate  # noqa: E402
-from rules.profile import default_profile  # noqa: E402
-from vision.artpack import builtin_pack  # noqa: E402
-from vision.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions  # noqa: E402
-from vision.layout import default_layout  # noqa: E402
-from vision.observation import observation_from_truth  # noqa: E402
-from vision.recognizer import Recognizer  # noqa: E402
+from games.tribes.rules.game import simulate  # noqa: E402
+from games.tribes.rules.profile import default_profile  # noqa: E402
+from games.tribes.sim.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions  # noqa: E402
+from games.tribes.sim.render import Renderer  # noqa: E402
+from games.tribes.vision.artpack import builtin_pack  # noqa: E402
+from games.tribes.vision.layout import default_layout  # noqa: E402
+from games.tribes.vision.observation import observation_from_truth  # noqa: E402
+from games.tribes.vision.recognizer import Recognizer  # noqa: E402
+from tools.training.splits import EVAL_SEED_BASE, HELD_OUT_PACK  # noqa: E402
 from vision.registration import Registrar  # noqa: E402
-from vision.render import Renderer  # noqa: E402
 
 KELVIN_BINS = (
     (2700, 3500, "2700-3500"),
@@ -216,8 +216,8 @@ def video_eval(a: argparse.Namespace, layout: Any, profile: Any, pack: Any, phot
     (vision.video), read frame by frame by a streaming recognizer (motion gate on). Counted: frames
     with a hand over the table or pieces moving that the gate called settled (must be none), settled frames
     the gate let through, and how the frames it let through were read."""
+    from games.tribes.sim.video import Pace
     from vision.sources import RenderSource
-    from vision.video import Pace
 
     out: dict[str, Any] = {
         "frames": 0,

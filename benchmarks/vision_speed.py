@@ -40,15 +40,15 @@ def render(folder: Path, frames: int) -> None:
     import cv2
     import numpy as np
 
-    from rules.game import simulate
-    from rules.profile import default_profile
-    from vision.artpack import builtin_pack
-    from vision.camera import Camera
-    from vision.effects import Effects
-    from vision.enrollment import Enroller, labels_from_state
-    from vision.layout import default_layout
-    from vision.lighting import Light
-    from vision.render import Renderer
+    from games.tribes.rules.game import simulate
+    from games.tribes.rules.profile import default_profile
+    from games.tribes.sim.render import Renderer
+    from games.tribes.vision.artpack import builtin_pack
+    from games.tribes.vision.enrollment import Enroller, labels_from_state
+    from games.tribes.vision.layout import default_layout
+    from sim.camera import Camera
+    from sim.effects import Effects
+    from sim.lighting import Light
 
     lay = default_layout()
     game = simulate(4, 424242, "greedy")
@@ -76,9 +76,9 @@ def measure(folder: Path, threads: int) -> dict[str, object]:
     import numpy as np
 
     cv2.setNumThreads(threads)
-    from rules.profile import default_profile
-    from vision.layout import default_layout
-    from vision.recognizer import Recognizer
+    from games.tribes.rules.profile import default_profile
+    from games.tribes.vision.layout import default_layout
+    from games.tribes.vision.recognizer import Recognizer
 
     lay, prof = default_layout(), default_profile()
     spread = [cv2.imread(str(p)) for p in sorted(folder.glob("f*.png"))]

@@ -25,12 +25,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .config import LedConfig
-from .errors import ConfigError, DeviceError
-from .frames import RGB
+from devices.config import LedConfig
+from devices.errors import ConfigError, DeviceError
+from devices.frames import RGB
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .live import LiveStrip
+    from devices.live import LiveStrip
 
 
 @dataclass(frozen=True)
@@ -185,8 +185,8 @@ def live_strip_from_args(
     value, an unreadable config file, a malformed ``hwgrep://`` pattern, an unknown URL scheme) raises
     :class:`DeviceError`; a device that is not plugged in is not a mistake: the strip starts
     ``absent`` (the note says why) and connects when the device appears."""
-    from .live import LiveStrip
-    from .ports import check_port
+    from devices.live import LiveStrip
+    from devices.ports import check_port
 
     port_dest = STRIP_OPTIONS[0].dest(prefix)
     raw = getattr(args, port_dest, None)
@@ -242,7 +242,7 @@ class _Printer:
 
 
 def _connect(config: LedConfig, out: TextIO) -> Any:
-    from .strip import SerialStrip, VirtualStrip, open_strip
+    from devices.strip import SerialStrip, VirtualStrip, open_strip
 
     strip = open_strip(config, require_port=True)
     if isinstance(strip, VirtualStrip):
@@ -281,7 +281,7 @@ def _span(idx: list[int]) -> str:
 
 def cmd_test(args: argparse.Namespace) -> int:
     """Walk a light along the strip, light each slot, show the tile colours, blank."""
-    from .mapping import SlotLook, blank, cost_level, player_colour, render, slot_leds
+    from games.tribes.leds import SlotLook, blank, cost_level, player_colour, render, slot_leds
 
     config = config_from_args(args)
     step = _seconds(args.step, "--step")
@@ -321,11 +321,10 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print (and with --port light) the frame for a game file's current state."""
-    from rules.engine import describe_context
-    from rules.errors import RulesError
-    from rules.game import load_game
-
-    from .mapping import frame_for_state, overflow, slot_looks
+    from games.tribes.leds import frame_for_state, overflow, slot_looks
+    from games.tribes.rules.engine import describe_context
+    from games.tribes.rules.errors import RulesError
+    from games.tribes.rules.game import load_game
 
     config = config_from_args(args)
     hold = _seconds(args.hold, "--hold") if args.hold is not None else None
@@ -372,14 +371,14 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def slot_leds_safe(slot: int, config: LedConfig) -> list[int]:
     """The LEDs of ``slot``, or none past ``max_row``."""
-    from .mapping import slot_leds
+    from games.tribes.leds import slot_leds
 
     return slot_leds(slot, config) if slot <= config.max_row else []
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     """List the serial ports."""
-    from .ports import list_serial_ports
+    from devices.ports import list_serial_ports
 
     ports = list_serial_ports()
     out = sys.stdout

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
-from .frames import ADALIGHT_MAX_LEDS, COLOR_ORDERS, RGB
+from devices.errors import ConfigError
+from devices.frames import ADALIGHT_MAX_LEDS, COLOR_ORDERS, RGB
 
 PROTOCOLS = ("auto", "adalight", "wled")
 """``auto``: ask the device (Adalight greeting, WLED ``v`` probe), else Adalight."""

@@ -31,7 +31,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
-from .frames import RGB, apply_wled_segment_items
+from devices.frames import RGB, apply_wled_segment_items
 
 
 class FakeController:

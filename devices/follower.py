@@ -15,13 +15,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rules.moves import Move
-from rules.state import State
-
-from .config import LedConfig
-from .frames import RGB
-from .mapping import SlotLook, overflow, player_colour, render, slot_looks
-from .strip import Strip
+from devices.config import LedConfig
+from devices.frames import RGB
+from devices.strip import Strip
+from games.tribes.leds import SlotLook, overflow, player_colour, render, slot_looks
+from games.tribes.rules.moves import Move
+from games.tribes.rules.state import State
 
 
 def taken_slot(before: State | None, after: State, move: Move | None) -> int | None:

@@ -27,13 +27,12 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from rules.moves import Move
-from rules.state import State
-
-from .config import LedConfig
-from .follower import StripFollower
-from .mapping import scale, slot_leds
-from .strip import Strip, VirtualStrip, open_strip
+from devices.config import LedConfig
+from devices.follower import StripFollower
+from devices.strip import Strip, VirtualStrip, open_strip
+from games.tribes.leds import scale, slot_leds
+from games.tribes.rules.moves import Move
+from games.tribes.rules.state import State
 
 log = logging.getLogger(__name__)
 

@@ -19,12 +19,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from .errors import PortBusyError, PortError
+from devices.errors import PortBusyError, PortError
 
 if TYPE_CHECKING:  # pragma: no cover
     import serial
 
-    from .config import LedConfig
+    from devices.config import LedConfig
 
 VIRTUAL_PORT = "virtual"
 """Port name of the in-memory strip."""

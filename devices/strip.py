@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .config import LedConfig
-from .detect import Detection, detect
-from .errors import PortBusyError, PortError
-from .frames import RGB, check_frame, encode_adalight, encode_wled_json, reorder
-from .ports import VIRTUAL_PORT, open_serial, resolve_port
+from devices.config import LedConfig
+from devices.detect import Detection, detect
+from devices.errors import PortBusyError, PortError
+from devices.frames import RGB, check_frame, encode_adalight, encode_wled_json, reorder
+from devices.ports import VIRTUAL_PORT, open_serial, resolve_port
 
 if TYPE_CHECKING:  # pragma: no cover
     import serial

@@ -11,16 +11,16 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from rules.game import simulate
-from rules.profile import default_profile
-from vision.artpack import builtin_pack
-from vision.camera import Camera
-from vision.effects import Effects
-from vision.enrollment import Enroller, Enrollment, labels_from_state, labels_from_table
-from vision.layout import default_layout
-from vision.lighting import Light
-from vision.render import Frame, Renderer
-from vision.table import LandTile, TableModel
+from games.tribes.rules.game import simulate
+from games.tribes.rules.profile import default_profile
+from games.tribes.sim.render import Frame, Renderer
+from games.tribes.vision.artpack import builtin_pack
+from games.tribes.vision.enrollment import Enroller, Enrollment, labels_from_state, labels_from_table
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.table import LandTile, TableModel
+from sim.camera import Camera
+from sim.effects import Effects
+from sim.lighting import Light
 
 LIGHT = Light(kelvin=3600, white_balance=0.6, unevenness=0.2, shadow=0.4)
 FX = Effects(noise=2.0)

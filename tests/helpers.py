@@ -7,11 +7,11 @@ import json
 import random
 from typing import Any
 
-from rules.chance import sample_chance
-from rules.engine import apply
-from rules.moves import Move, parse_move
-from rules.profile import default_profile, parse_profile
-from rules.state import State
+from games.tribes.rules.chance import sample_chance
+from games.tribes.rules.engine import apply
+from games.tribes.rules.moves import Move, parse_move
+from games.tribes.rules.profile import default_profile, parse_profile
+from games.tribes.rules.state import State
 
 DEFAULT_ROW = ["off", "mov", "exp", "off-ach", "mov-ach", "exp-ach"]
 DEFAULT_ERA1 = ["jagen", "kochen", "toepfern", "schmuck"]
@@ -122,7 +122,7 @@ def random_game(
     seed: int, players: int, policy: str = "random", max_moves: int = 20000
 ) -> tuple[list[State], list[Move]]:
     """A complete simulated game: the states and the moves between them."""
-    from rules.game import simulate
+    from games.tribes.rules.game import simulate
 
     game = simulate(players, seed, policy, max_moves=max_moves)
     return game.states, game.moves

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from helpers import play, player, profile_variant, state
 
-from rules.engine import apply
-from rules.errors import IllegalMoveError
-from rules.legal import legal_moves, overview
-from rules.moves import Achieve, parse_move
-from rules.profile import TRACKS
+from games.tribes.rules.engine import apply
+from games.tribes.rules.errors import IllegalMoveError
+from games.tribes.rules.legal import legal_moves, overview
+from games.tribes.rules.moves import Achieve, parse_move
+from games.tribes.rules.profile import TRACKS
 
 
 def track(s, seat, name):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from helpers import play, player, position, profile_variant, state
 
-from rules.engine import apply
-from rules.errors import IllegalMoveError
-from rules.legal import legal_moves, movement_deltas
-from rules.moves import Movement, Offspring, parse_move
-from rules.state import State
+from games.tribes.rules.engine import apply
+from games.tribes.rules.errors import IllegalMoveError
+from games.tribes.rules.legal import legal_moves, movement_deltas
+from games.tribes.rules.moves import Movement, Offspring, parse_move
+from games.tribes.rules.state import State
 
 
 def members(s, seat=0):
@@ -192,7 +192,7 @@ def test_members_neither_appear_nor_vanish_in_a_movement_R_ACT_MOV_1_R_ACT_OFF_2
     """R-ACT-MOV-1 / R-ACT-OFF-2: a movement or relocation takes members from hex to hex, so a net change
     that does not add up to 0 is not a move at all: a typed InvalidMoveError (a ValueError) quoting the
     change, raised when the value is made, so neither ``apply`` nor the notation ever sees it."""
-    from rules.errors import InvalidMoveError
+    from games.tribes.rules.errors import InvalidMoveError
 
     with pytest.raises(InvalidMoveError, match=r"movement 0,0-1 1,0\+2: .* add up to 0, not \+1"):
         Movement(1, (((0, 0), -1), ((1, 0), 2)))
@@ -203,8 +203,8 @@ def test_members_neither_appear_nor_vanish_in_a_movement_R_ACT_MOV_1_R_ACT_OFF_2
 
 def test_a_draw_names_resources_R_ACT_EXP_1():
     """R-ACT-EXP-1: the tiles drawn are named by their resource; anything else is an InvalidMoveError."""
-    from rules.errors import InvalidMoveError
-    from rules.moves import Draw
+    from games.tribes.rules.errors import InvalidMoveError
+    from games.tribes.rules.moves import Draw
 
     with pytest.raises(InvalidMoveError, match=r"draw \(None, 'gold'\): each drawn tile is a resource name"):
         Draw((None, "gold"))  # type: ignore[arg-type]

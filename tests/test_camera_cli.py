@@ -9,8 +9,8 @@ import camera_scenes as cs
 import cv2
 import pytest
 
-from tribes_companion.cli import main
-from vision.observation import Observation, observation_from_truth
+from companion.cli import main
+from games.tribes.vision.observation import Observation, observation_from_truth
 
 
 @pytest.fixture(scope="module")

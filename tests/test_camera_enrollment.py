@@ -9,11 +9,11 @@ import camera_scenes as cs
 import numpy as np
 import pytest
 
-from rules.profile import default_profile
-from vision.enrollment import Enroller, Enrollment, labels_from_state
+from games.tribes.rules.profile import default_profile
+from games.tribes.vision.enrollment import Enroller, Enrollment, labels_from_state
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.observation import Observation
 from vision.errors import EnrollmentError, FrameError
-from vision.layout import default_layout
-from vision.observation import Observation
 
 
 def test_enrollment_learns_tiles_colours_and_table():

@@ -15,17 +15,17 @@ import cv2
 import numpy as np
 import pytest
 
-from rules.profile import default_profile
+from games.tribes.rules.profile import default_profile
+from games.tribes.vision.enrollment import EMPTY
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.observation import Observation, observation_from_truth
+from games.tribes.vision.recognizer import Recognizer
+from games.tribes.vision.table import ArrowToken, TableModel
 from vision.assign import assign, assign_with_bounds, assign_with_margins
 from vision.colour import ColourNorm, fit_norm
-from vision.enrollment import EMPTY
 from vision.errors import FrameError, ModelError
 from vision.features import Models, default_models_dir
-from vision.layout import default_layout
 from vision.motion import MotionGate
-from vision.observation import Observation, observation_from_truth
-from vision.recognizer import Recognizer
-from vision.table import ArrowToken, TableModel
 from vision.templates import TemplateMatcher
 
 

@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.layout import default_layout
-from vision.regions import patch_set
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.regions import patch_set
 from vision.registration import Registrar, Registration, fit_registration
 from vision.sampling import Sampler, window_pixels
 

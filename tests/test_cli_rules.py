@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tribes_companion.cli import main
+from companion.cli import main
 
 
 def run(capsys, *args):
@@ -108,7 +108,7 @@ def test_console_entry_point_has_no_traceback_on_errors(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{nope", encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "tribes_companion", "rules", "score", str(bad)],
+        [sys.executable, "-m", "companion", "rules", "score", str(bad)],
         capture_output=True,
         text=True,
         check=False,
@@ -116,6 +116,6 @@ def test_console_entry_point_has_no_traceback_on_errors(tmp_path):
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "bad.json: line 1 column 2: not valid JSON" in proc.stderr
     proc = subprocess.run(
-        [sys.executable, "-m", "tribes_companion", "rules", "bogus"], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "companion", "rules", "bogus"], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 2 and "invalid choice" in proc.stderr

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from helpers import play, player, state
 
-from rules.engine import apply
-from rules.errors import IllegalMoveError
-from rules.moves import parse_move
-from rules.scoring import ranking, score_breakdown, scoreboard
+from games.tribes.rules.engine import apply
+from games.tribes.rules.errors import IllegalMoveError
+from games.tribes.rules.moves import parse_move
+from games.tribes.rules.scoring import ranking, score_breakdown, scoreboard
 
 ROW = ["off", "mov", "exp", "off-ach", "mov-ach", "exp-ach"]
 ERA3 = ["war", "empire", "famine", "earthquake", "tribute", "migration", "longtrade", "uprising"]

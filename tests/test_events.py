@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from helpers import play, player, state
 
-from rules.engine import apply
-from rules.errors import IllegalMoveError
-from rules.legal import describe, legal_moves, overview
-from rules.moves import Lose, parse_move
+from games.tribes.rules.engine import apply
+from games.tribes.rules.errors import IllegalMoveError
+from games.tribes.rules.legal import describe, legal_moves, overview
+from games.tribes.rules.moves import Lose, parse_move
 
 ROW = ["off", "mov", "exp", "off-ach", "mov-ach", "exp-ach"]
 

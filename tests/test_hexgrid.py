@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from rules.hexgrid import (
+from games.tribes.rules.hexgrid import (
     START_TRIANGLE,
     adjacent,
     connected_extensions,

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from rules.errors import JournalError
-from rules.game import Game, load_game, simulate
+from games.tribes.rules.errors import JournalError
+from games.tribes.rules.game import Game, load_game, simulate
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

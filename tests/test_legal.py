@@ -6,9 +6,9 @@ import json
 
 from helpers import play, player, state
 
-from rules.game import simulate
-from rules.legal import describe, explain, free_slot, legal_moves, overview
-from rules.moves import parse_move
+from games.tribes.rules.game import simulate
+from games.tribes.rules.legal import describe, explain, free_slot, legal_moves, overview
+from games.tribes.rules.moves import parse_move
 
 
 def test_overview_costs_shells_and_the_free_tile_R_TURN_2_R_TURN_3():

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules import moves as mv
-from rules.errors import InvalidMoveError
-from rules.moves import parse_move
+from games.tribes.rules import moves as mv
+from games.tribes.rules.errors import InvalidMoveError
+from games.tribes.rules.moves import parse_move
 
 EXAMPLES = [
     "setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck lands=goat/horse/wheat,gold/incense/goat",

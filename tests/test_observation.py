@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from rules.game import simulate
-from vision.observation import (
+from games.tribes.rules.game import simulate
+from games.tribes.vision.observation import (
     BoardReading,
     HexReading,
     Observation,
@@ -88,7 +88,7 @@ def test_validation_names_the_field(patch, field, reason):
 
 
 def test_module_imports_no_heavy_packages():
-    code = "import sys, vision.observation; print('cv2' in sys.modules, 'numpy' in sys.modules)"
+    code = "import sys, games.tribes.vision.observation; print('cv2' in sys.modules, 'numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
 
@@ -112,10 +112,10 @@ def test_perfect_reading_of_a_rendered_state_matches_the_state():
 
 
 def _render_truth(state):
-    from vision.artpack import builtin_pack  # heavy imports only in this test
-    from vision.camera import Camera
-    from vision.layout import default_layout
-    from vision.render import Renderer
+    from games.tribes.sim.render import Renderer
+    from games.tribes.vision.artpack import builtin_pack  # heavy imports only in this test
+    from games.tribes.vision.layout import default_layout
+    from sim.camera import Camera
 
     layout = default_layout()
     renderer = Renderer(layout, builtin_pack("classic", state.profile))

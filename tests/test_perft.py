@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from helpers import play
 
-from rules.engine import apply, new_game
-from rules.legal import legal_moves
-from rules.state import State
+from games.tribes.rules.engine import apply, new_game
+from games.tribes.rules.legal import legal_moves
+from games.tribes.rules.state import State
 
 SETUP2 = (
     "setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck "

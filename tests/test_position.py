@@ -8,9 +8,9 @@ import json
 import pytest
 from helpers import play, player, position, state
 
-from rules.errors import PositionError
-from rules.game import simulate
-from rules.state import State
+from games.tribes.rules.errors import PositionError
+from games.tribes.rules.game import simulate
+from games.tribes.rules.state import State
 
 
 def test_round_trip_at_every_kind_of_pending_step():

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from rules.errors import ProfileError
-from rules.profile import default_profile, load_profile, parse_profile
+from games.tribes.rules.errors import ProfileError
+from games.tribes.rules.profile import default_profile, load_profile, parse_profile
 
 
 def raw():

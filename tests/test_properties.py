@@ -15,13 +15,13 @@ from itertools import islice
 
 import pytest
 
-from rules.engine import apply
-from rules.errors import IllegalMoveError
-from rules.game import Game, simulate
-from rules.hexgrid import is_connected, neighbours
-from rules.legal import legal_moves
-from rules.moves import Achieve, Exhaust, Lose, Movement, Offspring, Place, Restore
-from rules.state import State
+from games.tribes.rules.engine import apply
+from games.tribes.rules.errors import IllegalMoveError
+from games.tribes.rules.game import Game, simulate
+from games.tribes.rules.hexgrid import is_connected, neighbours
+from games.tribes.rules.legal import legal_moves
+from games.tribes.rules.moves import Achieve, Exhaust, Lose, Movement, Offspring, Place, Restore
+from games.tribes.rules.state import State
 
 PLAYERS = (2, 3, 4)
 GAMES_PER_COUNT = 400  # 1,200 games in the default run

@@ -8,12 +8,12 @@ from collections import Counter
 import pytest
 from helpers import play
 
-from rules.chance import sample_setup
-from rules.engine import apply, new_game
-from rules.errors import IllegalMoveError
-from rules.hexgrid import START_TRIANGLE, adjacent
-from rules.moves import PlaceFirst, Setup, parse_move
-from rules.profile import default_profile
+from games.tribes.rules.chance import sample_setup
+from games.tribes.rules.engine import apply, new_game
+from games.tribes.rules.errors import IllegalMoveError
+from games.tribes.rules.hexgrid import START_TRIANGLE, adjacent
+from games.tribes.rules.moves import PlaceFirst, Setup, parse_move
+from games.tribes.rules.profile import default_profile
 
 SETUP2 = "setup row=off,mov,exp,off-ach,mov-ach,exp-ach era1=jagen,kochen,toepfern,schmuck lands=goat/horse/wheat,gold/incense/goat"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from helpers import play, player, state
 
-from rules.engine import apply
-from rules.errors import IllegalMoveError
-from rules.moves import parse_move
+from games.tribes.rules.engine import apply
+from games.tribes.rules.errors import IllegalMoveError
+from games.tribes.rules.moves import parse_move
 
 
 def row_of(s):

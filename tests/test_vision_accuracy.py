@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.profile import default_profile
-from vision.layout import default_layout
+from games.tribes.rules.profile import default_profile
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.readers.base import FrameContext
+from games.tribes.vision.readers.land import LandReader
+from games.tribes.vision.regions import Regions, patch_set
 from vision.occlusion import covers, hidden_mask
-from vision.readers.base import FrameContext
-from vision.readers.land import LandReader
-from vision.regions import Regions, patch_set
 from vision.registration import Registration
 from vision.sampling import Sampler
 

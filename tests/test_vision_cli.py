@@ -8,7 +8,7 @@ import json
 import cv2
 import pytest
 
-from tribes_companion.cli import main
+from companion.cli import main
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from rules.hexgrid import neighbours
+from games.tribes.rules.hexgrid import neighbours
+from games.tribes.vision.layout import default_layout, load_layout, parse_layout
 from vision.errors import LayoutError
-from vision.layout import default_layout, load_layout, parse_layout
 
 
 def raw() -> dict:

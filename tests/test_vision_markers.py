@@ -7,7 +7,7 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from vision.layout import default_layout
+from games.tribes.vision.layout import default_layout
 from vision.markers import capture_sheet, detect, print_markers
 from vision.pdf import A4_MM, MM_TO_PT
 from vision.pngdpi import add_dpi, read_dpi

@@ -9,14 +9,14 @@ import cv2
 import numpy as np
 import pytest
 
-from rules.profile import default_profile
-from vision.artpack import builtin_pack, export_pack, load_pack, required_faces, resolve_pack
-from vision.camera import Camera
-from vision.effects import Effects, EffectsApplier
+from games.tribes.rules.profile import default_profile
+from games.tribes.sim.packart import HEX_H, HEX_W, STYLES, hex_points
+from games.tribes.vision.artpack import builtin_pack, export_pack, load_pack, required_faces, resolve_pack
+from games.tribes.vision.photopack import build_pack, cut_faces
+from sim.camera import Camera
+from sim.effects import Effects, EffectsApplier
 from vision.errors import ArtPackError, PhotoPackError
 from vision.markers import capture_page
-from vision.packart import HEX_H, HEX_W, STYLES, hex_points
-from vision.photopack import build_pack, cut_faces
 
 PAGE_PX_PER_MM = 8.0
 

@@ -6,18 +6,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.game import simulate
-from rules.hexgrid import frontier
-from rules.state import Land, land_proxy
-from vision.artpack import ArtPack, builtin_pack
-from vision.camera import Camera
-from vision.effects import Effects
+from games.tribes.rules.game import simulate
+from games.tribes.rules.hexgrid import frontier
+from games.tribes.rules.state import Land, land_proxy
+from games.tribes.sim.render import Renderer
+from games.tribes.vision.artpack import ArtPack, builtin_pack
+from games.tribes.vision.layout import default_layout
+from sim.camera import Camera
+from sim.effects import Effects
+from sim.hands import Hand
+from sim.lighting import Light
 from vision.errors import CameraError, RenderError, VisionError
-from vision.hands import Hand
-from vision.layout import default_layout
-from vision.lighting import Light
 from vision.markers import detect
-from vision.render import Renderer
 
 CLEAN_LIGHT = Light(kelvin=6500, white_balance=1.0, unevenness=0.0, vignetting=0.0, shadow=0.0)
 NO_FX = Effects(noise=0.0)
@@ -110,7 +110,7 @@ def test_marker_corners_hold_under_tilt_and_distortion(renderer, layout, game):
 
 def _flat_pack(profile) -> ArtPack:
     """A pack whose faces are flat, distinct colours: the colour under a truth point names the face."""
-    from vision.artpack import required_faces
+    from games.tribes.vision.artpack import required_faces
 
     faces = {}
     rng = np.random.default_rng(0)
@@ -123,7 +123,7 @@ def _flat_pack(profile) -> ArtPack:
 def test_tiles_lie_where_the_truth_says(layout, game, orientation):
     import copy
 
-    from vision.layout import parse_layout
+    from games.tribes.vision.layout import parse_layout
 
     raw = copy.deepcopy(dict(layout.raw))
     raw["tiles"]["hex"]["orientation"] = orientation
@@ -282,7 +282,7 @@ def test_4k_render(layout, game):
 
 
 def test_random_conditions_are_reproducible_and_in_range(layout):
-    from vision.randomize import random_conditions
+    from games.tribes.sim.randomize import random_conditions
 
     a = random_conditions(5, layout, 640, 360)
     assert a == random_conditions(5, layout, 640, 360)
@@ -297,7 +297,7 @@ def test_heavy_imports_stay_out_of_the_package_init():
     import sys
 
     code = (
-        "import sys, vision, vision.cli, vision.layout, vision.errors; "
+        "import sys, vision, games.tribes.sim.cli, games.tribes.vision.layout, vision.errors; "
         "print('cv2' in sys.modules, 'numpy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
@@ -305,7 +305,7 @@ def test_heavy_imports_stay_out_of_the_package_init():
 
 
 def test_renders_before_setup_and_from_a_position(layout, renderer, tmp_path):
-    from rules.game import Game, load_game
+    from games.tribes.rules.game import Game, load_game
 
     game = simulate(2, 3, "greedy")
     cam = Camera.framing(layout, width=480, height=270)

@@ -7,15 +7,15 @@ import json
 import cv2
 import pytest
 
-from rules.game import simulate
-from vision.artpack import builtin_pack
-from vision.camera import Camera
-from vision.effects import Effects
+from games.tribes.rules.game import simulate
+from games.tribes.sim.render import Renderer
+from games.tribes.sim.video import Pace, plan_video, render_video
+from games.tribes.vision.artpack import builtin_pack
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.table import TableModel
+from sim.camera import Camera
+from sim.effects import Effects
 from vision.errors import VisionError
-from vision.layout import default_layout
-from vision.render import Renderer
-from vision.table import TableModel
-from vision.video import Pace, plan_video, render_video
 
 
 @pytest.fixture(scope="module")

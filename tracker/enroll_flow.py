@@ -143,10 +143,10 @@ class EnrollFlow:
             raise EnrollMistake("no camera picture yet: check the camera")
         if not still:
             raise EnrollMistake("hands or motion in view: keep hands off the table for a moment and enroll again")
-        from vision.enrollment import Enroller, labels_from_state
+        from games.tribes.vision.enrollment import Enroller, labels_from_state
+        from games.tribes.vision.layout import default_layout
+        from games.tribes.vision.recognizer import Recognizer
         from vision.errors import EnrollmentError, FrameError
-        from vision.layout import default_layout
-        from vision.recognizer import Recognizer
 
         layout = self.layout or default_layout()
         profile = self.profile or state.profile

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .facts import Key, Reading, value_of
+from games.tribes.tracker.facts import Key, Reading, value_of
 
 
 def vote_weight(conf: float, floor: float = 0.02) -> float:

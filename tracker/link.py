@@ -22,12 +22,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from rules.errors import IllegalMoveError, InvalidMoveError
-from rules.moves import Move
-from vision.observation import Observation
-
-from .facts import Seating
-from .tracker import Action, GameView, Option, Status, Tracker, TrackerConfig, Update
+from games.tribes.rules.errors import IllegalMoveError, InvalidMoveError
+from games.tribes.rules.moves import Move
+from games.tribes.tracker.facts import Seating
+from games.tribes.vision.observation import Observation
+from tracker.tracker import Action, GameView, Option, Status, Tracker, TrackerConfig, Update
 
 log = logging.getLogger(__name__)
 

@@ -22,9 +22,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from vision.observation import Observation
-
-from .link import TrackerLink
+from games.tribes.vision.observation import Observation
+from tracker.link import TrackerLink
 
 log = logging.getLogger(__name__)
 

@@ -18,15 +18,14 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.engine import apply
-from rules.errors import IllegalMoveError
-from rules.moves import Move
-from rules.pending import EventRevealPending, RevealPending
-from rules.state import State
-
-from .evidence import Evidence
-from .facts import Key, Seating, View, board_view, default, player_view, row_view, shells_view
-from .propose import TableRead, propose
+from games.tribes.rules.engine import apply
+from games.tribes.rules.errors import IllegalMoveError
+from games.tribes.rules.moves import Move
+from games.tribes.rules.pending import EventRevealPending, RevealPending
+from games.tribes.rules.state import State
+from games.tribes.tracker.facts import Key, Seating, View, board_view, default, player_view, row_view, shells_view
+from games.tribes.tracker.propose import TableRead, propose
+from tracker.evidence import Evidence
 
 
 @dataclass(frozen=True)

@@ -42,18 +42,25 @@ from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any
 
-from rules.checks import claim_or_none, intensity, movement_cost
-from rules.engine import apply
-from rules.errors import IllegalMoveError
-from rules.legal import legal_moves
-from rules.moves import Explore, Move, Movement, Offspring, Restore
-from rules.pending import RestorePending
-from rules.state import State
-from vision.observation import Observation
-
-from .evidence import Evidence
-from .facts import Key, Seating, describe_key, describe_value, key_to_json, observation_facts, value_of
-from .search import Node, SearchConfig, ViewCache, relax, search
+from games.tribes.rules.checks import claim_or_none, intensity, movement_cost
+from games.tribes.rules.engine import apply
+from games.tribes.rules.errors import IllegalMoveError
+from games.tribes.rules.legal import legal_moves
+from games.tribes.rules.moves import Explore, Move, Movement, Offspring, Restore
+from games.tribes.rules.pending import RestorePending
+from games.tribes.rules.state import State
+from games.tribes.tracker.facts import (
+    Key,
+    Seating,
+    describe_key,
+    describe_value,
+    key_to_json,
+    observation_facts,
+    value_of,
+)
+from games.tribes.vision.observation import Observation
+from tracker.evidence import Evidence
+from tracker.search import Node, SearchConfig, ViewCache, relax, search
 
 STATUS_KINDS: tuple[str, ...] = (
     "idle",

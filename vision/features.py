@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ModelError
+from vision.errors import ModelError
 
 MANIFEST = "models.json"
 MODEL_NAMES = ("tiles", "members", "shells")

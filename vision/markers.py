@@ -22,10 +22,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .layout import ARUCO_DICTIONARIES, CAPTURE_RESERVED, MARKER_BITS, Layout, Point
-from .pdf import A4_MM, write_pdf
-from .pngdpi import add_dpi
-from .sheets import Page
+from games.tribes.vision.layout import ARUCO_DICTIONARIES, CAPTURE_RESERVED, MARKER_BITS, Layout, Point
+from vision.pdf import A4_MM, write_pdf
+from vision.pngdpi import add_dpi
+from vision.sheets import Page
 
 MARGIN_MM = 12.0
 

@@ -19,7 +19,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from .colour import lab, likeness
+from vision.colour import lab, likeness
 
 HIDE_THRESHOLD = 0.3
 GROW = 2

@@ -24,8 +24,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .layout import Layout
-from .markers import dictionary
+from games.tribes.vision.layout import Layout
+from vision.markers import dictionary
 
 K_RANGE = 0.35
 """Largest |k| the distortion search considers (k = -0.12 is a strongly barrel-distorted webcam)."""

@@ -16,8 +16,8 @@ from collections import OrderedDict
 import cv2
 import numpy as np
 
-from .regions import PatchSet
-from .registration import Registration
+from games.tribes.vision.regions import PatchSet
+from vision.registration import Registration
 
 CORE = (0.2, 0.8)
 """The part of a window (fractions of its side) that must be in the frame for it to be read."""

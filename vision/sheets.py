@@ -15,7 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .pdf import A4_MM, PdfPage
+from vision.pdf import A4_MM, PdfPage
 
 MM_PER_INCH = 25.4
 

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from .errors import SourceError
+from vision.errors import SourceError
 
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 VIDEO_TYPES = (".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mpg", ".mpeg")
@@ -192,7 +192,7 @@ class RenderSource:
 
     def open(self) -> None:
         """Plan the frames (cheap; each is drawn when read)."""
-        from .video import Pace, plan_video
+        from games.tribes.sim.video import Pace, plan_video
 
         pack = self.renderer.pack
         colours = {s.colour: pack.colour(s.colour) for s in self.game.states[-1].players}

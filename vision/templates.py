@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from .colour import lab
+from vision.colour import lab
 
 WEIGHTS = np.sqrt(np.array([0.5, 1.0, 1.0], np.float32))
 """Per-channel weights of the Lab difference (square roots: applied before squaring)."""

@@ -15,19 +15,18 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from rules.chance import chance_outcomes
-from rules.errors import PositionError, ProfileError
-from rules.legal import describe, legal_moves
-from rules.moves import Move, Setup
-from rules.profile import BoxProfile, default_profile, parse_profile
-
-from .errors import ApiError, bad_request
-from .leds import leds_view
-from .movejson import move_from_json, move_to_json
-from .openapi import openapi_spec
-from .profiles import mark_checked, profile_info
-from .runtime import REST_MODES, GameRuntime
-from .view import catalog, live_view, log_view, position_view
+from games.tribes.page.movejson import move_from_json, move_to_json
+from games.tribes.page.profiles import mark_checked, profile_info
+from games.tribes.page.view import catalog, live_view, log_view, position_view
+from games.tribes.rules.chance import chance_outcomes
+from games.tribes.rules.errors import PositionError, ProfileError
+from games.tribes.rules.legal import describe, legal_moves
+from games.tribes.rules.moves import Move, Setup
+from games.tribes.rules.profile import BoxProfile, default_profile, parse_profile
+from session.runtime import REST_MODES, GameRuntime
+from webui.errors import ApiError, bad_request
+from webui.leds import leds_view
+from webui.openapi import openapi_spec
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

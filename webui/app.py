@@ -20,10 +20,10 @@ from typing import Any
 
 from flask import Flask
 
-from . import api, camera, pages, sse
-from .errors import register_error_handlers
-from .leds import LedSource
-from .runtime import GameRuntime
+from session.runtime import GameRuntime
+from webui import api, camera, pages, sse
+from webui.errors import register_error_handlers
+from webui.leds import LedSource
 
 
 def create_app(

@@ -40,9 +40,9 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify
 
-from .api import _guard, body
-from .errors import ApiError, bad_request
-from .sse import format_event, put_latest, sse_response
+from webui.api import _guard, body
+from webui.errors import ApiError, bad_request
+from webui.sse import format_event, put_latest, sse_response
 
 bp = Blueprint("camera", __name__)
 enrollment_bp = Blueprint("enrollment", __name__)

@@ -102,14 +102,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -> int:
-    from rules.errors import ProfileError
-
-    from .app import create_app
-    from .demo import DemoPlayer
-    from .journal import JournalFileError
-    from .pairing import lan_addresses, new_token, pairing_url, qr_text
-    from .runtime import GameRuntime
-    from .server import LiveServer
+    from games.tribes.rules.errors import ProfileError
+    from session.journal import JournalFileError
+    from session.runtime import GameRuntime
+    from webui.app import create_app
+    from webui.demo import DemoPlayer
+    from webui.pairing import lan_addresses, new_token, pairing_url, qr_text
+    from webui.server import LiveServer
 
     tmp = None
     if args.data:
@@ -157,7 +156,7 @@ def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -
     signal.signal(signal.SIGTERM, _terminate)
     stop_camera = None
     if args.camera:
-        from tribes_companion.play import CameraStartError, start_camera
+        from companion.play import CameraStartError, start_camera
 
         try:
             stop_camera = start_camera(args, runtime, app)

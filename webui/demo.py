@@ -14,12 +14,11 @@ import logging
 import random
 import threading
 
-from rules.chance import sample_chance
-from rules.errors import IllegalMoveError
-from rules.game import POLICIES
-from rules.policies import Policy
-
-from .runtime import GameRuntime, RuntimeRefusal
+from games.tribes.rules.chance import sample_chance
+from games.tribes.rules.errors import IllegalMoveError
+from games.tribes.rules.game import POLICIES
+from games.tribes.rules.policies import Policy
+from session.runtime import GameRuntime, RuntimeRefusal
 
 log = logging.getLogger(__name__)
 

@@ -16,11 +16,10 @@ from typing import Any
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
-from rules.errors import IllegalMoveError, InvalidMoveError
-
-from .movejson import MoveFieldError
-from .profiles import ProfilePathError
-from .runtime import (
+from games.tribes.page.movejson import MoveFieldError
+from games.tribes.page.profiles import ProfilePathError
+from games.tribes.rules.errors import IllegalMoveError, InvalidMoveError
+from session.runtime import (
     CorrectionConflict,
     NoGameError,
     StaleStateError,

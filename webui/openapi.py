@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import ERROR_TYPES
+from webui.errors import ERROR_TYPES
 
 JSON = "application/json"
 

@@ -7,8 +7,8 @@ from html import escape
 
 from flask import Blueprint, Response, current_app, request, send_from_directory
 
-from .errors import ApiError
-from .pairing import pairing_url, qr_svg
+from webui.errors import ApiError
+from webui.pairing import pairing_url, qr_svg
 
 bp = Blueprint("pages", __name__, static_folder="static", static_url_path="/static")
 

@@ -22,9 +22,9 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, request
 
-from .leds import LedSource, leds_view
-from .runtime import Change, GameRuntime
-from .view import live_view
+from games.tribes.page.view import live_view
+from session.runtime import Change, GameRuntime
+from webui.leds import LedSource, leds_view
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 

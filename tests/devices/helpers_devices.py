@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from rules.chance import sample_chance
-from rules.engine import apply, new_game
-from rules.legal import legal_moves
-from rules.state import RowTile, State
+from games.tribes.rules.chance import sample_chance
+from games.tribes.rules.engine import apply, new_game
+from games.tribes.rules.legal import legal_moves
+from games.tribes.rules.state import RowTile, State
 
 
 def first_choice(players: tuple[str | tuple[str, str], ...] = ("Ann", "Bob", "Cid"), seed: int = 3) -> State:

@@ -8,10 +8,10 @@ import json
 import pytest
 from helpers_devices import first_choice
 
+from companion.cli import main
 from devices.config import LedConfig
 from devices.fakes import FakeAdalight, FakeWled
-from devices.mapping import frame_for_state
-from tribes_companion.cli import main
+from games.tribes.leds import frame_for_state
 
 SMALL = ["--leds", "8", "--per-slot", "2", "--max-row", "4", "--step", "0", "--hold", "0", "--greeting-timeout", "1"]
 

@@ -10,11 +10,11 @@ from helpers_devices import first_choice, with_events, with_shells
 from devices.config import LedConfig
 from devices.fakes import FakeAdalight
 from devices.follower import StripFollower, pulse_amount, taken_slot
-from devices.mapping import blank, frame_for_state, scale, slot_leds
 from devices.strip import SerialStrip, VirtualStrip
-from rules.engine import apply
-from rules.game import simulate
-from rules.moves import parse_move
+from games.tribes.leds import blank, frame_for_state, scale, slot_leds
+from games.tribes.rules.engine import apply
+from games.tribes.rules.game import simulate
+from games.tribes.rules.moves import parse_move
 
 CFG = LedConfig(brightness=1.0, leds_per_slot=2, max_row=10, pulse_s=0.4)
 

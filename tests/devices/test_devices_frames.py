@@ -19,8 +19,8 @@ from devices.frames import (
     reorder,
     wled_segment_items,
 )
-from devices.mapping import frame_for_state
 from devices.ports import open_serial
+from games.tribes.leds import frame_for_state
 
 
 def test_adalight_reference_example():

@@ -16,10 +16,10 @@ from devices.config import LedConfig
 from devices.errors import ConfigError, PortError
 from devices.fakes import FakeAdalight
 from devices.live import LiveStrip
-from devices.mapping import frame_for_state, mover_colour, scale, slot_leds
 from devices.strip import SerialStrip, VirtualStrip
-from rules.engine import apply
-from rules.moves import parse_move
+from games.tribes.leds import frame_for_state, mover_colour, scale, slot_leds
+from games.tribes.rules.engine import apply
+from games.tribes.rules.moves import parse_move
 
 CFG = LedConfig(brightness=0.5, leds_per_slot=2, max_row=10, pulse_s=0.0)
 

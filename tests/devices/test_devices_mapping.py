@@ -8,13 +8,13 @@ import pytest
 from helpers_devices import first_choice, with_events, with_shells
 
 from devices.config import LedConfig
-from devices.mapping import blank, frame_for_state, overflow, render, scale, slot_leds, slot_looks
-from rules.chance import sample_chance
-from rules.engine import apply, new_game
-from rules.game import simulate
-from rules.legal import legal_moves, overview
-from rules.moves import parse_move
-from rules.state import RowTile
+from games.tribes.leds import blank, frame_for_state, overflow, render, scale, slot_leds, slot_looks
+from games.tribes.rules.chance import sample_chance
+from games.tribes.rules.engine import apply, new_game
+from games.tribes.rules.game import simulate
+from games.tribes.rules.legal import legal_moves, overview
+from games.tribes.rules.moves import parse_move
+from games.tribes.rules.state import RowTile
 
 # brightness 1 and halving levels make the expected values easy to read
 PLAIN = LedConfig(brightness=1.0, cost_levels=(1.0, 0.5, 0.25, 0.125), leds_per_slot=2, max_row=10)

@@ -9,16 +9,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rules.game import Game
-from rules.hexgrid import Hex
-from rules.moves import Move
-from rules.state import State
-from tracker.facts import Seating, View, observation_of_view, table_view
+from games.tribes.rules.game import Game
+from games.tribes.rules.hexgrid import Hex
+from games.tribes.rules.moves import Move
+from games.tribes.rules.state import State
+from games.tribes.sim.noise import Noise
+from games.tribes.tracker.facts import Seating, View, observation_of_view, table_view
+from games.tribes.vision.observation import Observation
+from session.runtime import GameRuntime
 from tracker.link import LinkEvent, TrackerLink
-from tracker.noise import Noise
 from tracker.tracker import Status, TrackerConfig
-from vision.observation import Observation
-from webui.runtime import GameRuntime
 
 FPS = 10.0
 

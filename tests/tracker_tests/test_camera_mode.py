@@ -17,9 +17,9 @@ import pytest
 
 from devices.config import LedConfig
 from devices.live import LiveStrip
-from devices.mapping import frame_for_state
-from rules.game import Game, simulate
-from rules.moves import Offspring
+from games.tribes.leds import frame_for_state
+from games.tribes.rules.game import Game, simulate
+from games.tribes.rules.moves import Offspring
 from tests.tracker_tests.footage import Footage, feed, find, runtime_at
 from tracker.link import TrackerLink
 from tracker.tracker import TrackerConfig
@@ -153,8 +153,8 @@ def test_demo_path_ends_with_the_simulated_games_journal(tmp_path: Path) -> None
     annotated MJPEG picture and the virtual LED strip; the journal served by the page equals the
     simulated game's."""
     pytest.importorskip("cv2")
+    from companion.play import sim_session
     from tracker.loop import CameraLoop
-    from tribes_companion.play import sim_session
 
     session = sim_session(tmp_path / "data", players=2, seed=3, width=480, end=14, pause=0.0, vision="truth")
     live = LiveStrip.open(LedConfig(port="virtual"))
@@ -193,7 +193,7 @@ def _get(url: str) -> dict:
 def _start(argv: list[str], ready: str) -> tuple[subprocess.Popen[str], list[str]]:
     """A ``tribes-companion`` process, and its output up to the line starting with ``ready``."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tribes_companion", *argv],
+        [sys.executable, "-m", "companion", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -213,8 +213,8 @@ def _start(argv: list[str], ready: str) -> tuple[subprocess.Popen[str], list[str
 def _strip_follows_the_game(base: str, moves: int, times: int = 2) -> None:
     """``/api/leds`` shows, ``times`` times, the picture of the position committed at that moment (after
     at least ``moves`` moves); the strip may lag a change by a moment, so a mismatch is retried."""
-    from rules.profile import default_profile
-    from rules.state import State
+    from games.tribes.rules.profile import default_profile
+    from games.tribes.rules.state import State
 
     matched = 0
     deadline = time.monotonic() + 90
@@ -289,7 +289,7 @@ def test_serve_camera_uses_the_apps_led_strip(tmp_path: Path, leds: str | None) 
 
 
 def test_demo_led_mistakes_are_one_line(capsys) -> None:
-    from tribes_companion.cli import main
+    from companion.cli import main
 
     for flags, words in [
         (["--leds", "virtual", "--leds-count", "0"], "--leds-count: must be at least 1, got 0"),

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from rules.game import Game, simulate
+from companion.cli import main
+from games.tribes.rules.game import Game, simulate
+from session.runtime import GameRuntime
 from tests.tracker_tests.footage import runtime_at
-from tribes_companion.cli import main
-from webui.runtime import GameRuntime
 
 pytest.importorskip("cv2")
 
@@ -29,8 +29,8 @@ def test_demo_path_through_the_recognizer(tmp_path: Path) -> None:
     """Issue 7's end-to-end test on the real pipeline: a short rendered game (held-out art pack, hands)
     read picture by picture by the recognizer, enrolled from the rendered setup; the tracker commits
     the moves into the runtime; the journal equals the simulated game's first moves."""
+    from companion.play import SOURCES, sim_session
     from tracker.loop import CameraLoop
-    from tribes_companion.play import SOURCES, sim_session
     from webui.app import create_app
     from webui.camera import FrameHub, attach
 
@@ -57,12 +57,12 @@ def test_demo_path_through_the_recognizer(tmp_path: Path) -> None:
 def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Game]:
     """The first moves of a 2-player game rendered to a 640 x 360 video WITHOUT its ground truth, and
     the journal of the setup (for --setup)."""
-    from vision.artpack import builtin_pack
-    from vision.camera import Camera
-    from vision.effects import Effects
-    from vision.layout import default_layout
-    from vision.render import Renderer
-    from vision.video import Pace, render_video
+    from games.tribes.sim.render import Renderer
+    from games.tribes.sim.video import Pace, render_video
+    from games.tribes.vision.artpack import builtin_pack
+    from games.tribes.vision.layout import default_layout
+    from sim.camera import Camera
+    from sim.effects import Effects
 
     tmp = tmp_path_factory.mktemp("replay-real")
     game = simulate(2, 1, "greedy")
@@ -130,12 +130,12 @@ def test_serve_camera_bad_sources_are_one_line(tmp_path: Path, capsys) -> None:
 @pytest.fixture(scope="module")
 def table() -> dict[str, Any]:
     """A 2-player game and a 640 x 360 picture of its table after the setup, with one with a hand."""
-    from vision.artpack import builtin_pack
-    from vision.camera import Camera
-    from vision.effects import Effects
-    from vision.hands import Hand
-    from vision.layout import default_layout
-    from vision.render import Renderer
+    from games.tribes.sim.render import Renderer
+    from games.tribes.vision.artpack import builtin_pack
+    from games.tribes.vision.layout import default_layout
+    from sim.camera import Camera
+    from sim.effects import Effects
+    from sim.hands import Hand
 
     game = simulate(2, 1, "greedy")
     layout = default_layout().with_seats((0, 2))
@@ -242,9 +242,9 @@ def test_an_exhausted_tile_is_read_by_its_back() -> None:
     """The camera pipeline reads an exhausted tile as its back (resource unknown, vision.evaluation
     scores only 'exhausted'): the tracker's land fact of an exhausted tile is (None, True) both as
     predicted and as read, whatever resource a reader names; a face-up tile keeps its resource."""
-    from rules.moves import Achieve
-    from tracker.facts import Seating, observation_facts, table_view
-    from vision.observation import HexReading, Observation
+    from games.tribes.rules.moves import Achieve
+    from games.tribes.tracker.facts import Seating, observation_facts, table_view
+    from games.tribes.vision.observation import HexReading, Observation
 
     game = simulate(2, 1, "greedy")
     i = next(k for k, m in enumerate(game.moves) if isinstance(m, Achieve) and m.jokers)
@@ -272,7 +272,7 @@ def test_a_weakly_read_reveal_is_never_passed_over(tmp_path: Path) -> None:
     read tile or asks with it first."""
     from dataclasses import replace
 
-    from rules.moves import Reveal
+    from games.tribes.rules.moves import Reveal
     from tests.tracker_tests.footage import Footage, feed, find
 
     game = simulate(2, 1, "greedy")
@@ -296,9 +296,9 @@ def test_a_weakly_read_reveal_is_never_passed_over(tmp_path: Path) -> None:
 def test_no_setup_is_read_off_exhausted_starting_tiles() -> None:
     """A table whose starting tiles show their backs (exhausted: resource unseen) gives no setup
     proposal (the setup's resources cannot be read there) instead of an unprintable Setup move."""
+    from games.tribes.tracker.facts import Seating, observation_facts, observation_of_view, table_view
+    from games.tribes.tracker.propose import TableRead, propose
     from tracker.evidence import Evidence
-    from tracker.facts import Seating, observation_facts, observation_of_view, table_view
-    from tracker.propose import TableRead, propose
 
     game = simulate(2, 1, "greedy")
     start, setup = game.states[0], game.states[1]

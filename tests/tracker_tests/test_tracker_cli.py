@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rules.game import simulate
-from tribes_companion.cli import main
+from companion.cli import main
+from games.tribes.rules.game import simulate
 
 
 @pytest.fixture(scope="module")
@@ -18,11 +18,11 @@ def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[st
     """Moves 0..9 of a 2-player game rendered to a small video; the journal of its first move (the
     setup) as --setup."""
     pytest.importorskip("cv2")
-    from vision.artpack import builtin_pack
-    from vision.camera import Camera
-    from vision.layout import default_layout
-    from vision.render import Renderer
-    from vision.video import render_video
+    from games.tribes.sim.render import Renderer
+    from games.tribes.sim.video import render_video
+    from games.tribes.vision.artpack import builtin_pack
+    from games.tribes.vision.layout import default_layout
+    from sim.camera import Camera
 
     tmp = tmp_path_factory.mktemp("replay")
     game = simulate(2, 5, "greedy")

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from rules.game import Game, simulate
-from rules.hexgrid import neighbours
-from rules.moves import Achieve, Movement, Offspring, Reveal
-from rules.state import State
+from games.tribes.rules.game import Game, simulate
+from games.tribes.rules.hexgrid import neighbours
+from games.tribes.rules.moves import Achieve, Movement, Offspring, Reveal
+from games.tribes.rules.state import State
+from games.tribes.sim.noise import PRESETS, Noise
+from games.tribes.tracker.facts import View
+from games.tribes.vision.observation import Observation
 from tests.tracker_tests.footage import Footage, feed, find, runtime_at, view_of, with_members
-from tracker.facts import View
 from tracker.link import AnswerError
-from tracker.noise import PRESETS, Noise
 from tracker.tracker import TrackerConfig
-from vision.observation import Observation
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +26,7 @@ def game3() -> Game:
 
 
 def _other_movement(game: Game, i: int) -> Movement:
-    from rules.legal import legal_moves
+    from games.tribes.rules.legal import legal_moves
 
     for m in legal_moves(game.states[i]):
         if isinstance(m, Movement) and m.delta and m != game.moves[i]:
@@ -56,7 +56,7 @@ def test_takeback_of_a_finished_turn_is_undone_and_the_real_move_committed(tmp_p
     i = find(game3, lambda s, m: isinstance(m, Movement) and m.delta)
     other = _other_movement(game3, i)
     before = game3.states[i]
-    from rules.engine import apply
+    from games.tribes.rules.engine import apply
 
     wrong = apply(before, other)
     rt = runtime_at(tmp_path, game3, i)
@@ -162,7 +162,7 @@ def test_a_fact_never_flips_on_one_frame(tmp_path: Path, game3: Game) -> None:
     p = state.players[0]
     h = next(h for h, t in sorted(p.land.items()) if t.members)
     flipped = with_members(view_of(state), 0, h, p.colour, p.land[h].members + 1)
-    from tracker.facts import observation_of_view
+    from games.tribes.tracker.facts import observation_of_view
 
     bad = observation_of_view(flipped)
 
@@ -305,7 +305,7 @@ def test_another_move_in_place_of_a_finished_turn_is_a_desync_with_the_fix(tmp_p
     i = find(game3, lambda s, m: isinstance(m, Movement) and m.delta)
     other = _other_movement(game3, i)
     before = game3.states[i]
-    from rules.engine import apply
+    from games.tribes.rules.engine import apply
 
     wrong = apply(before, other)
     rt = runtime_at(tmp_path, game3, i)

@@ -7,15 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from rules.game import simulate
-from rules.moves import Movement, Offspring
+from games.tribes.rules.game import simulate
+from games.tribes.rules.moves import Movement, Offspring
+from games.tribes.sim.noise import PRESETS, Noise
+from games.tribes.tracker.facts import (
+    Seating,
+    describe_key,
+    observation_facts,
+    observation_of_view,
+    table_view,
+    value_of,
+)
+from games.tribes.tracker.naive import NaiveTracker
+from games.tribes.tracker.propose import TableRead, first_takes, propose
 from tests.tracker_tests.footage import Footage, feed, find, runtime_at, view_of, with_members
 from tracker.evidence import Evidence, vote_weight
-from tracker.facts import Seating, describe_key, observation_facts, observation_of_view, table_view, value_of
 from tracker.link import AnswerError, TrackerLink
-from tracker.naive import NaiveTracker
-from tracker.noise import PRESETS, Noise
-from tracker.propose import TableRead, first_takes, propose
 
 
 def test_predicted_table_equals_the_renderers_ground_truth() -> None:
@@ -23,11 +30,11 @@ def test_predicted_table_equals_the_renderers_ground_truth() -> None:
     tracker's prediction from the rules state, and the prediction lists nothing the camera cannot
     read: for states across a whole 4-player game, players seated around the table."""
     pytest.importorskip("cv2")
-    from vision.artpack import builtin_pack
-    from vision.camera import Camera
-    from vision.layout import default_layout
-    from vision.observation import observation_from_truth
-    from vision.render import Renderer
+    from games.tribes.sim.render import Renderer
+    from games.tribes.vision.artpack import builtin_pack
+    from games.tribes.vision.layout import default_layout
+    from games.tribes.vision.observation import observation_from_truth
+    from sim.camera import Camera
 
     game = simulate(4, 2, "random")
     layout = default_layout()

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from rules.checks import intensity, movement_cost
-from rules.game import Game, simulate
-from rules.moves import Achieve, Draw, Explore, Movement, Offspring, Pick, Reveal, RevealEvent
-from rules.pending import RevealPending
-from rules.state import State
+from games.tribes.rules.checks import intensity, movement_cost
+from games.tribes.rules.game import Game, simulate
+from games.tribes.rules.moves import Achieve, Draw, Explore, Movement, Offspring, Pick, Reveal, RevealEvent
+from games.tribes.rules.pending import RevealPending
+from games.tribes.rules.state import State
+from games.tribes.vision.observation import Observation
+from session.runtime import GameRuntime
 from tests.tracker_tests.footage import Footage, Run, feed, find, runtime_at, view_of, with_members
 from tracker.link import TrackerLink
-from vision.observation import Observation
-from webui.runtime import GameRuntime
 
 
 @pytest.fixture(scope="module")
@@ -487,7 +487,7 @@ def test_event_read_as_a_coin_flip_is_asked_not_committed_r_ach_6(tmp_path: Path
     (0.55 in every frame: support 0.2, under ``WEAK_REVEAL``). Committing the read event would be a
     silent desync half the time when two events look alike; the tracker asks instead, offering every
     event still in this era's stack with the one read first."""
-    from rules.chance import unseen_events
+    from games.tribes.rules.chance import unseen_events
 
     i = _claim_with_reveal(game2)
     event = game2.moves[i + 2]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from rules.game import Game, simulate
+from games.tribes.rules.game import Game, simulate
+from session.runtime import GameRuntime
 from webui.app import create_app
-from webui.runtime import GameRuntime
 
 PLAYERS = [("Ann", "red"), ("Bob", "blue"), ("Cid", "yellow")]
 

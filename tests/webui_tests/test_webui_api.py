@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from rules.game import Game
+from games.tribes.rules.game import Game
 from webui.app import create_app
 
 from .conftest import PLAYERS, play

@@ -48,7 +48,7 @@ def test_scores_and_legal_moves_change_live_over_sse(page, live, runtime, record
         runtime.submit(move, runtime.state_id)
     expect(page.get_by_test_id("to-move")).to_have_text("Ann")
     after = runtime.snapshot()
-    total = [b for b in __import__("rules.scoring", fromlist=["x"]).scoreboard(after.state)][2].total
+    total = [b for b in __import__("games.tribes.rules.scoring", fromlist=["x"]).scoreboard(after.state)][2].total
     expect(page.get_by_test_id("score-total-2")).to_have_text(str(total))
     assert str(total) != before
     # the legal-move list is Ann's now, with reasons for what she cannot do

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
-from rules.game import Game
+from games.tribes.rules.game import Game
+from session.runtime import GameRuntime
 from webui.demo import DemoPlayer
-from webui.runtime import GameRuntime
 
 from .test_webui_kill9 import call, start_server
 
@@ -38,8 +38,8 @@ def test_demo_yields_to_a_move_entered_meanwhile(tmp_path):
 
 
 def _any_legal(rt):
-    from rules.chance import chance_outcomes
-    from rules.legal import legal_moves
+    from games.tribes.rules.chance import chance_outcomes
+    from games.tribes.rules.legal import legal_moves
 
     state = rt.snapshot().state
     if state.is_chance and state.pending.kind != "setup":

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from session.runtime import GameRuntime
 from tracker.link import TrackerLink
 from webui.app import create_app
 from webui.camera import FrameHub, attach
-from webui.runtime import GameRuntime
 
 from .conftest import PLAYERS
 

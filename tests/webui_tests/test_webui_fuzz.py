@@ -25,8 +25,8 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
 
 from devices.config import LedConfig  # noqa: E402
 from devices.live import LiveStrip  # noqa: E402
+from session.runtime import GameRuntime  # noqa: E402
 from webui.app import create_app  # noqa: E402
-from webui.runtime import GameRuntime  # noqa: E402
 
 from .conftest import play  # noqa: E402
 

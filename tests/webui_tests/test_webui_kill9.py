@@ -17,7 +17,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from rules.game import Game
+from games.tribes.rules.game import Game
 
 from .conftest import PLAYERS
 
@@ -26,7 +26,7 @@ ROUNDS = 8
 
 def start_server(data: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tribes_companion", "serve", "--data", str(data), "--port", "0", *extra],
+        [sys.executable, "-m", "companion", "serve", "--data", str(data), "--port", "0", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

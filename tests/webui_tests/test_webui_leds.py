@@ -11,12 +11,12 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from companion.cli import main
 from devices.config import LedConfig
 from devices.fakes import FakeAdalight
 from devices.live import LiveStrip
-from devices.mapping import frame_for_state, mover_colour, scale, slot_leds
 from devices.strip import VirtualStrip
-from tribes_companion.cli import main
+from games.tribes.leds import frame_for_state, mover_colour, scale, slot_leds
 from webui.app import create_app
 from webui.server import LiveServer
 

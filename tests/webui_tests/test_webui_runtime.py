@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from rules.errors import IllegalMoveError
-from webui.journal import JournalFileError, game_files, read_journal
-from webui.runtime import (
+from games.tribes.rules.errors import IllegalMoveError
+from session.journal import JournalFileError, game_files, read_journal
+from session.runtime import (
     Change,
     CorrectionConflict,
     GameRuntime,

@@ -1,0 +1,759 @@
+"""``tribes-companion demo``, ``replay`` and the camera mode of ``serve``: the whole pipeline, camera to page.
+
+``demo`` plays a simulated game on a rendered table — hands carrying out every move, the occasional
+pause in the middle of a move — and runs it through the same path as a real camera: rendered pictures
+→ the camera pipeline (:class:`vision.recognizer.Recognizer`, enrolled from the rendered setup as a
+user enrolls) → tracker → rules runtime → web page (camera picture with what was read and the
+tracker's state, prompts to tap) and a virtual LED strip shown on the page. It opens the page on
+localhost. ``--vision truth`` reads the renderer's ground truth degraded by a noise model instead.
+
+``replay VIDEO`` turns a recorded game into a game journal: every frame is read by the camera pipeline,
+tracked and committed like live play, with a progress bar (``--truth``: a rendered video's ground
+truth instead).
+
+``serve --camera SOURCE`` (:func:`start_camera`): a webcam, video file, folder of images or stream URL
+read by the camera pipeline, with an enrollment file or the enrollment flow of
+:mod:`tracker.enroll_flow`; ``sim`` is the demo's simulated table.
+
+The heavy parts (OpenCV, Flask) are imported only when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+import webbrowser
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SOURCES = {
+    "recognizer": "the camera pipeline (vision.recognizer) reading the rendered pictures, enrolled from the setup",
+    "truth": "renderer ground truth + noise model (a perfect reader, degraded; no picture is read)",
+}
+"""What the observations of a simulated table come from (``demo --vision``)."""
+GATE_QUIET = 0.2
+"""Seconds of stillness before the camera pipeline's motion gate calls a frame settled in camera mode
+(shipped default 0.5). The tracker then fuses ``min_frames`` (3) settled frames before it commits, so
+the time from the hand leaving to the commit is about this plus 0.2 s at 10 frames a second: 0.2 s
+brings its median to 0.4 s (0.3 gave 0.5 s) with the same correctness in
+``benchmarks/tracker_eval.py --source recognizer`` (docs/benchmarks.md "Tracker")."""
+GATE_QUIET_LONG = 0.5
+"""The same after a hand was seen (shipped: 2.0, applied after every hand movement, which leaves no
+settled frame in a one-second rest between moves; docs/tracker.md). Both are set on every recognizer
+camera mode builds (:func:`camera_recognizer`)."""
+SENSOR_NOISE = 2.0
+"""Sensor noise (grey levels) of the simulated camera's pictures when the recognizer reads them."""
+DEMO_PLAYERS = (("Ada", "red"), ("Bo", "blue"), ("Cai", "yellow"), ("Dee", "black"))
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``demo`` and ``replay``."""
+    d = sub.add_parser(
+        "demo",
+        help="a simulated game on a rendered table, read by the camera pipeline and tracker, shown in the browser",
+    )
+    d.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
+    d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--policy", default="greedy", choices=("greedy", "random"))
+    d.add_argument("--port", type=int, default=8321, help="port (0 picks a free one)")
+    d.add_argument("--host", default="127.0.0.1")
+    d.add_argument("--speed", type=float, default=1.0, help="playback speed (2 = twice as fast)")
+    d.add_argument("--pack", default="sketch", help="art pack of the rendered table (default sketch, held out)")
+    d.add_argument(
+        "--vision",
+        default="recognizer",
+        choices=tuple(SOURCES),
+        help="what reads the table: the camera pipeline on the rendered pictures (default) or the renderer's "
+        "ground truth degraded by a noise model",
+    )
+    d.add_argument("--noise", default="realistic", choices=("none", "realistic", "heavy"), help="--vision truth")
+    d.add_argument(
+        "--width", type=int, help="camera picture width, height 9/16 of it (default 1920; 1280 with --vision truth)"
+    )
+    d.add_argument("--no-browser", action="store_true", help="do not open the page")
+    d.add_argument("--seconds", type=float, default=0.0, help="stop after this many seconds (0: Ctrl+C)")
+    from devices.cli import add_strip_options  # the LED strip as in 'serve --leds' (docs/leds.md)
+
+    add_strip_options(
+        d.add_argument_group("LED strip along the action row (docs/leds.md)"),
+        prefix="leds",
+        port_help="device path, hwgrep://VID:PID, 'virtual' (shown on the page only; the default) or 'off'",
+    )
+    d.set_defaults(func=cmd_demo)
+
+    r = sub.add_parser("replay", help="turn a recorded game video into a game journal")
+    r.add_argument("video", help="a video file or a folder of frames")
+    r.add_argument(
+        "--setup",
+        help="who plays and how the game starts: a journal (its first --moves moves; include the setup move to "
+        "enroll from the video) or a position file",
+    )
+    r.add_argument("--moves", type=int, default=0, help="with a journal as --setup: its first N moves come first")
+    r.add_argument("--players", help="instead of --setup: 'Ada:red,Bo:blue,…' in seat order (needs --enrollment)")
+    r.add_argument(
+        "--enrollment",
+        metavar="FILE",
+        help="your box as learned by 'tribes-companion enroll' (default: enroll from the video's first still frame "
+        "with the position of --setup)",
+    )
+    r.add_argument(
+        "--pack",
+        metavar="DIR",
+        help="when enrolling from the video: an art pack folder (e.g. from 'render photo-pack') for the event and "
+        "achievement tiles that turn up later",
+    )
+    r.add_argument("--seats", help="layout seat of each player, e.g. 0,2 (default: 0,2 for two players, else 0,1,…)")
+    r.add_argument("--fps", type=float, help="frame rate (default: the video's, else 10)")
+    r.add_argument(
+        "--truth",
+        action="store_true",
+        help="read the ground truth written next to a rendered video (*.truth.json) instead of the pictures",
+    )
+    r.add_argument("-o", "--output", required=True, help="the game journal to write")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.set_defaults(func=cmd_replay)
+
+
+def _fail(cmd: str, message: str) -> int:
+    print(f"tribes-companion {cmd}: {message}", file=sys.stderr)
+    return 2
+
+
+# --- the simulated table ---------------------------------------------------------------------------
+@dataclass
+class SimSession:
+    """Everything a simulated camera session needs: the game played, its frames, the observation
+    source, and the runtime and tracker link the frames are read into."""
+
+    game: Any
+    playback: Any
+    table_camera: Any
+    frames: Iterator[Any]
+    recognize: Callable[[Any], Any]
+    annotate: Callable[[Any, Any, dict[str, Any]], bytes]
+    runtime: Any
+    link: Any
+    source: str
+    recognizer: Any = None
+
+
+def camera_recognizer(recognizer: Any) -> Any:
+    """``recognizer`` set up for camera mode: its motion gate with :data:`GATE_QUIET` and
+    :data:`GATE_QUIET_LONG`."""
+    recognizer.gate.quiet = GATE_QUIET
+    recognizer.gate.quiet_long = GATE_QUIET_LONG
+    recognizer.gate.reset()
+    return recognizer
+
+
+def picture(image: Any, obs: Any, status: dict[str, Any], width: int = 960, recognizer: Any = None) -> bytes:
+    """The camera picture for the page: what the recognizer read drawn by ``recognizer.annotate``
+    (when given and the frame was registered), the tracker's status banner on top, scaled to
+    ``width`` pixels, JPEG bytes."""
+    from games.tribes.vision.overlay import annotator
+
+    if image is not None and recognizer is not None and obs is not None and obs.registered:
+        image = recognizer.annotate(image, obs)
+    return annotator(lambda im: im, width=width)(image, obs, status)
+
+
+def sim_session(
+    data_dir: str | Path,
+    *,
+    players: int = 3,
+    seed: int = 1,
+    policy: str = "greedy",
+    pack: str = "sketch",
+    noise: str = "realistic",
+    width: int = 1280,
+    end: int | None = None,
+    pause: float = 0.05,
+    render: bool = True,
+    vision: str = "recognizer",
+    runtime: Any = None,
+) -> SimSession:
+    """A simulated game (``end``: only its first moves) on a rendered table, ready to be read.
+
+    ``vision``: ``recognizer`` — the camera pipeline reads every rendered picture, enrolled from the
+    rendered setup (:func:`vision.evaluation.enroll_rendered`); the setup move is entered into the runtime as the user
+    confirms it when enrolling. ``truth`` — the renderer's ground truth read perfectly and degraded by
+    the ``noise`` model; the tracker reads the setup off the table. ``runtime``: the game runtime to
+    play into (default: a new one in ``data_dir``)."""
+    from games.tribes.rules.game import simulate
+    from games.tribes.sim.noise import PRESETS, Noise
+    from games.tribes.sim.playback import Script, TableCamera, timeline
+    from games.tribes.sim.render import Renderer
+    from games.tribes.sim.video import Pace
+    from games.tribes.vision.artpack import builtin_pack
+    from games.tribes.vision.layout import default_layout
+    from games.tribes.vision.overlay import annotator
+    from games.tribes.vision.table import TableModel
+    from session.runtime import GameRuntime
+    from sim.camera import Camera
+    from sim.effects import Effects
+    from sim.lighting import Light
+    from tracker.link import TrackerLink
+
+    if vision not in SOURCES:
+        raise ValueError(f"vision must be one of {', '.join(SOURCES)}, got {vision!r}")
+    names = list(DEMO_PLAYERS[:players])
+    game = simulate(names, seed, policy)
+    base = default_layout()
+    layout = base.with_seats((0, 2)) if players == 2 else base
+    renderer = Renderer(layout, builtin_pack(pack), seed=seed)
+    camera = Camera.framing(layout, width=width, height=round(width * 9 / 16), tilt=15, azimuth=20, margin=0.12)
+    colours = {s.colour: renderer.pack.colour(s.colour) for s in TableModel.from_state(game.state).seats}
+    script = Script(pause=pause, merge=0.05, merge_in_turn=0.3, seed=seed)
+    playback = timeline(game, layout, colours, script, Pace(rest=1.0), end=end)
+    if runtime is None:
+        runtime = GameRuntime(data_dir, fsync=False, resume=False)
+    runtime.new_game(names)
+    link = TrackerLink(runtime)
+    if vision == "truth":
+        table_camera = TableCamera(renderer, camera)
+        degrade = None
+        if noise != "none":
+            model = Noise(PRESETS[noise], seed, [c for _, c in names])
+
+            def degrade(obs: Any, scene: Hashable) -> Any:
+                return model.apply(obs, scene)
+
+        frames = table_camera.frames(playback, degrade, render=render)
+
+        def recognize(frame: Any) -> Any:
+            return frame.observation  # the perfect reading of the ground truth, with noise
+
+        draw = annotator(lambda f: f.image, lambda f: f.truth if f.observation.settled else None, width=960)
+        return SimSession(game, playback, table_camera, frames, recognize, draw, runtime, link, SOURCES[vision])
+    from games.tribes.sim.evaluation import enroll_rendered
+    from games.tribes.vision.recognizer import Recognizer
+
+    light = Light()
+    table_camera = TableCamera(renderer, camera, light, Effects(noise=SENSOR_NOISE))
+    faces = [k for k in renderer.pack.faces if k.startswith(("event-", "achievement-"))]
+    enrollment = enroll_rendered(
+        renderer, game, camera, light, SENSOR_NOISE, renderer.pack, faces, pack_source="event and achievement tiles"
+    )
+    recognizer = camera_recognizer(
+        Recognizer(layout, game.states[0].profile, enrollment, stream=True, fps=playback.fps)
+    )
+    runtime.submit(game.moves[0])  # the setup, as the user confirmed it for the enrollment
+    frames = table_camera.frames(playback, render=True)
+
+    def read(frame: Any) -> Any:
+        return recognizer.read(frame.image, frame_no=frame.frame.index, time_s=frame.frame.time)
+
+    def draw_read(frame: Any, obs: Any, status: dict[str, Any]) -> bytes:
+        return picture(frame.image, obs, status, 960, recognizer)
+
+    return SimSession(game, playback, table_camera, frames, read, draw_read, runtime, link, SOURCES[vision], recognizer)
+
+
+def _has_display() -> bool:
+    """Whether a graphical browser can open here (on a headless machine ``webbrowser`` would start a
+    text browser in this terminal, or nothing)."""
+    return sys.platform in ("darwin", "win32") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Run the demo until Ctrl+C (or ``--seconds``)."""
+    if args.speed <= 0:
+        return _fail("demo", "--speed must be positive")
+    if args.width is None:
+        args.width = 1920 if args.vision == "recognizer" else 1280
+    if not 320 <= args.width <= 3840:
+        return _fail("demo", "--width must be 320 to 3840")
+    from games.tribes.vision.artpack import builtin_pack
+    from tracker.loop import CameraLoop
+    from vision.errors import VisionError
+    from webui.app import create_app
+    from webui.camera import FrameHub, attach
+    from webui.server import LiveServer
+
+    try:
+        builtin_pack(args.pack)
+    except (VisionError, KeyError, ValueError) as exc:
+        return _fail("demo", f"--pack: {exc}")
+    from devices.cli import live_strip_from_args
+    from devices.errors import DeviceError
+
+    try:
+        live, notes = live_strip_from_args(args, "leds", "virtual")
+    except DeviceError as exc:
+        return _fail("demo", " ".join(str(exc).split()))
+    for note in notes:
+        print(f"warning: {note}", file=sys.stderr)
+    tmp = tempfile.TemporaryDirectory(prefix="tribes-demo-")
+    if args.vision == "recognizer":
+        print("demo: rendering the setup and enrolling the camera pipeline from it …", flush=True)
+    try:
+        session = sim_session(
+            tmp.name,
+            players=args.players,
+            seed=args.seed,
+            policy=args.policy,
+            pack=args.pack,
+            noise=args.noise,
+            width=args.width,
+            vision=args.vision,
+        )
+    except VisionError as exc:
+        tmp.cleanup()
+        if live is not None:
+            live.close()
+        return _fail("demo", f"the camera pipeline cannot start: {exc}")
+    if live is not None:
+        live.attach(session.runtime)
+    app = create_app(session.runtime, {"SSE_HEARTBEAT": 15.0}, leds=live)
+    frames = FrameHub()
+    loop = CameraLoop(
+        session.frames,
+        session.recognize,
+        session.link,
+        annotate=session.annotate,
+        publish=frames.publish,
+        pace=1.0 / (session.playback.fps * args.speed),
+    )
+    attach(app, session.link, frames, camera_stats=loop.stats.to_dict, source=session.source)
+    try:
+        server = LiveServer(app, args.host, args.port)
+    except OSError as exc:
+        if live is not None:
+            live.close()
+        return _fail("demo", f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
+    server.start()
+    loop.start()
+    t0 = time.monotonic()
+    fx = f"{args.noise} noise" if args.vision == "truth" else f"{args.width} px pictures"
+    print(f"demo: {args.players} simulated players on a rendered table ({args.pack} art, {fx})")
+    print(f"observations: {session.source}")
+    if live is not None:
+        print(f"LED strip: {live.config.port}, {live.strip.led_count} LEDs (shown on the page and at /api/leds)")
+    if args.vision == "recognizer":
+        print("the game clock slows down when rendering and reading a frame takes longer than a frame lasts")
+    print(f"open {server.url}/  (Ctrl+C to stop)", flush=True)
+    if not args.no_browser and _has_display():
+        webbrowser.open(f"{server.url}/")
+    try:
+        while args.seconds <= 0 or time.monotonic() - t0 < args.seconds:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        loop.stop()
+        frames.close()
+        app.extensions["tribes"]["camera"]["feed"].close()
+        server.stop()
+        if live is not None:
+            live.close()
+        snap = session.runtime.snapshot()
+        shown = session.playback.frames[max(0, min(loop.stats.frames, len(session.playback.frames)) - 1)].time
+        print(
+            f"recorded {len(snap.moves)} moves; the simulated game has {len(session.game.moves)}; "
+            f"{loop.stats.frames} frames ({shown:.0f} s of play) in {time.monotonic() - t0:.0f} s, "
+            f"reading {loop.stats.to_dict()['recognize_ms']:.0f} ms per frame"
+        )
+        session.runtime.close()
+        tmp.cleanup()
+    return 0
+
+
+# --- replay ------------------------------------------------------------------------------------
+class _Progress:
+    def __init__(self, total: int, quiet: bool) -> None:
+        self.total = max(total, 1)
+        self.quiet = quiet
+        self.last = -1.0
+
+    def show(self, n: int, moves: int, force: bool = False) -> None:
+        if self.quiet:
+            return
+        now = time.monotonic()
+        if not force and now - self.last < 0.2:
+            return
+        self.last = now
+        width = 30
+        filled = round(width * n / self.total)
+        pct = 100 * n / self.total
+        bar = "#" * filled + "." * (width - filled)
+        print(f"\r[{bar}] {pct:5.1f}%  frame {n}/{self.total}  moves {moves}", end="", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if not self.quiet:
+            print(file=sys.stderr)
+
+
+def _players(spec: str) -> list[tuple[str, str]]:
+    out = []
+    for part in spec.split(","):
+        name, sep, colour = part.partition(":")
+        if not name.strip() or not sep or not colour.strip():
+            raise ValueError(f"--players: {part!r} is not NAME:COLOUR")
+        out.append((name.strip(), colour.strip()))
+    return out
+
+
+def _start_game(runtime: Any, setup: str | None, moves: int, players: str | None) -> None:
+    """Start the replay's game: from a journal (its players; its first ``moves`` moves), a position,
+    or players named on the command line. Raises JournalError, PositionError or ValueError."""
+    from games.tribes.rules.game import Game, load_json
+
+    if setup:
+        data = load_json(setup, "the setup")
+        if isinstance(data, dict) and data.get("format") == "tribes-position":
+            runtime.new_game(position=data)
+            return
+        game = Game.from_dict(data, setup, upto=moves)
+        runtime.new_game([(p["name"], p.get("colour", "grey")) for p in game.settings["players"]])
+        for m in game.moves:
+            runtime.submit(m)
+        return
+    runtime.new_game(_players(players or ""))
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Read a recorded game into a journal."""
+    from games.tribes.rules.errors import JournalError, PositionError
+    from session.runtime import GameRuntime
+
+    video = Path(args.video)
+    if not video.exists():
+        return _fail("replay", f"{video}: no such file or folder")
+    if bool(args.setup) == bool(args.players):
+        return _fail("replay", "name the players: --setup FILE or --players 'Ada:red,Bo:blue'")
+    if args.fps is not None and not 0 < args.fps <= 240:
+        return _fail("replay", "--fps must be between 0 and 240")
+    try:
+        seats = _seat_list(args.seats)
+    except CameraStartError as exc:
+        return _fail("replay", str(exc))
+    with tempfile.TemporaryDirectory(prefix="tribes-replay-") as tmp:
+        runtime = GameRuntime(tmp, fsync=False, resume=False)
+        try:
+            _start_game(runtime, args.setup, args.moves, args.players)
+            read = _replay_truth(video, runtime, seats, args) if args.truth else _replay(video, runtime, seats, args)
+        except ReplayError as exc:
+            runtime.close()
+            return _fail("replay", str(exc))
+        except (JournalError, PositionError, ValueError) as exc:
+            runtime.close()
+            return _fail("replay", _one_line(exc))
+        journal = runtime.export()
+        runtime.close()
+    status, label = read
+    try:
+        Path(args.output).write_text(json.dumps(journal, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        return _fail("replay", f"{args.output}: cannot write: {exc.strerror or exc}")
+    print(f"{args.output}: {len(journal['moves'])} moves (observations: {label})")
+    if status.kind in ("prompt", "desync", "waiting", "changing"):
+        print(f"note: at the end the tracker was '{status.kind}': {status.message}", file=sys.stderr)
+    return 0
+
+
+class ReplayError(Exception):
+    """A replay that cannot be made: one line for the user."""
+
+
+_CAP_PROP_FPS = 5  # cv2.CAP_PROP_FPS (OpenCV stays inside vision)
+_CAP_PROP_FRAME_COUNT = 7  # cv2.CAP_PROP_FRAME_COUNT
+
+
+def _video_frames(video: Path) -> tuple[Iterator[Any], int, float | None]:
+    """The frames of a video file or folder of images: (iterator, frame count or 0, frame rate or None)."""
+    from vision.errors import VisionError
+    from vision.sources import open_source
+
+    try:
+        src = open_source(str(video))
+        src.open()
+    except VisionError as exc:
+        raise ReplayError(_one_line(exc)) from None
+    cap = getattr(src, "cap", None)
+    files = getattr(src, "files", None)
+    count = len(files) if files is not None else int(cap.get(_CAP_PROP_FRAME_COUNT) or 0) if cap is not None else 0
+    fps = float(cap.get(_CAP_PROP_FPS) or 0.0) if cap is not None else 0.0
+
+    def frames() -> Iterator[Any]:
+        try:
+            while (img := src.read()) is not None:
+                yield img
+        finally:
+            src.close()
+
+    return frames(), count, (fps if 0 < fps <= 240 else None)
+
+
+def _replay(video: Path, runtime: Any, seats: list[int] | None, args: argparse.Namespace) -> tuple[Any, str]:
+    """Read every picture of the video with the camera pipeline (enrolled from ``--enrollment`` or
+    from the first still frame and the starting position) into ``runtime``."""
+    from games.tribes.vision.artpack import load_pack
+    from games.tribes.vision.enrollment import Enroller, labels_from_state
+    from games.tribes.vision.layout import default_layout
+    from games.tribes.vision.recognizer import Recognizer
+    from tracker.enroll_flow import default_seats
+    from tracker.link import TrackerLink
+    from vision.errors import VisionError
+    from vision.motion import MotionGate
+
+    frames, count, video_fps = _video_frames(video)
+    fps = args.fps or video_fps or 10.0
+    if args.enrollment:
+        try:
+            rec = camera_recognizer(Recognizer.open(args.enrollment, stream=True, fps=fps))
+        except (VisionError, OSError) as exc:
+            raise ReplayError(f"--enrollment {args.enrollment}: {_one_line(exc)}") from None
+        how = f"enrollment {args.enrollment}"
+    else:
+        state = runtime.snapshot().state
+        if state.pending.kind == "setup":
+            raise ReplayError("to enroll from the video, --setup must hold the setup move (or give --enrollment FILE)")
+        layout = default_layout()
+        order = seats or default_seats(state.n, len(layout.seats))
+        if len(order) != state.n:
+            raise ReplayError(f"--seats: {state.n} players need {state.n} seats, got {len(order)}")
+        seated = layout.with_seats(order)
+        gate = MotionGate(fps=fps)
+        still = None
+        for n, img in enumerate(frames):
+            if gate.update(img[:, :, 1], n / fps).settled:
+                still = (n, img)
+                break
+        if still is None:
+            raise ReplayError(f"{video}: no still frame to enroll from (the table is never quiet)")
+        enroller = Enroller(seated, state.profile)
+        try:
+            enroller.add_frame(still[1], *labels_from_state(state), source=f"{video} frame {still[0]}")
+            if args.pack:
+                pack = load_pack(args.pack, state.profile)
+                faces = [k for k in pack.faces if k.startswith(("event-", "achievement-"))]
+                enroller.add_pack(pack, faces, source=args.pack)
+            rec = camera_recognizer(Recognizer(seated, state.profile, enroller.build(), stream=True, fps=fps))
+        except VisionError as exc:
+            raise ReplayError(f"cannot enroll from {video} frame {still[0]}: {_one_line(exc)}") from None
+        frames, count, _ = _video_frames(video)
+        how = f"enrolled from frame {still[0]}"
+    link = TrackerLink(runtime)
+    progress = _Progress(count, args.quiet)
+    n = 0
+    for n, img in enumerate(frames, 1):
+        link.feed(rec.read(img, frame_no=n - 1, time_s=(n - 1) / fps))
+        progress.show(n, len(runtime.snapshot().moves))
+    progress.total = max(progress.total, n, 1)
+    progress.show(n, len(runtime.snapshot().moves), force=True)
+    progress.done()
+    return link.status, f"the camera pipeline, {how}"
+
+
+def _replay_truth(video: Path, runtime: Any, seats: list[int] | None, args: argparse.Namespace) -> tuple[Any, str]:
+    """Read the ground truth written next to a rendered video (``--truth``) into ``runtime``."""
+    from games.tribes.sim.playback import load_video_truth, recorded_frames
+    from tracker.link import TrackerLink
+    from vision.errors import VisionError
+
+    try:
+        truth = load_video_truth(video)
+    except VisionError as exc:
+        raise ReplayError(str(exc)) from None
+    if truth is None:
+        raise ReplayError(f"{video}: --truth: no ground truth next to it (*.truth.json, written by 'render video')")
+    link = TrackerLink(runtime, layout_seats=seats)
+    total = len(truth.get("frames", []))
+    progress = _Progress(total, args.quiet)
+    for n, frame in enumerate(recorded_frames(video, truth, images=False)):
+        link.feed(frame.observation)
+        progress.show(n + 1, len(runtime.snapshot().moves))
+    progress.show(total, len(runtime.snapshot().moves), force=True)
+    progress.done()
+    return link.status, "the video's ground truth"
+
+
+# --- camera mode of serve ----------------------------------------------------------------------------
+class CameraStartError(Exception):
+    """``serve --camera`` cannot start: one line for the user."""
+
+
+def start_camera(args: argparse.Namespace, runtime: Any, app: Any) -> Callable[[], None]:
+    """Wire ``serve --camera SOURCE`` into ``app`` and start reading; returns a function that stops it.
+
+    ``sim``: a simulated game on a rendered table (like the demo), read by the camera pipeline.
+    Otherwise SOURCE is a webcam index, a video file, a folder of images or an http(s)/rtsp URL
+    (:func:`vision.sources.open_source`), read through a capture thread that always hands out the
+    newest frame and reconnects a camera that drops out (its state is reported, never a crash).
+    ``--enrollment FILE`` (from ``tribes-companion enroll``) starts reading at once; without it camera
+    mode waits in the "enrollment needed" state until the page asks for an enrollment
+    (:class:`tracker.enroll_flow.EnrollFlow`, passed to :func:`webui.camera.attach` as ``enroll`` and
+    ``enrollment_status``). Raises :class:`CameraStartError` for a bad source or enrollment file."""
+    from tracker.enroll_flow import EnrollFlow
+    from tracker.link import TrackerLink
+    from tracker.loop import CameraLoop
+    from webui.camera import FrameHub, attach
+
+    seats = _seat_list(getattr(args, "seats", None))
+    frames_hub = FrameHub()
+    stoppers: list[Callable[[], None]] = []
+    if args.camera == "sim":
+        if getattr(args, "enrollment", None):
+            raise CameraStartError("--enrollment: the simulated table ('sim') enrolls from its rendered setup")
+        session = sim_session(runtime.data_dir, runtime=runtime)
+        link = session.link
+        source: Any = session.frames
+        recognize, annotate = session.recognize, session.annotate
+        pace = 1.0 / session.playback.fps
+        label = session.source
+        flow = EnrollFlow(runtime, runtime.data_dir, lambda rec: None)
+        flow.adopt(session.recognizer.enrollment, None, session.game.states[0].profile)
+        stats: Callable[[], dict[str, Any]] | None = None
+    else:
+        camera = LiveCamera(args.camera, runtime, seats, getattr(args, "enrollment", None))
+        stoppers.append(camera.stop)
+        link = TrackerLink(runtime)
+        source, recognize, annotate = camera.packets(), camera.recognize, camera.annotate
+        pace = 0.0
+        label = camera.label
+        flow = camera.flow
+        stats = camera.stats
+    loop = CameraLoop(source, recognize, link, annotate=annotate, publish=frames_hub.publish, pace=pace)
+
+    def camera_stats() -> dict[str, Any]:
+        out = loop.stats.to_dict()
+        if stats is not None:
+            out.update(stats())
+        return out
+
+    feed = attach(
+        app,
+        link,
+        frames_hub,
+        camera_stats=camera_stats,
+        source=label,
+        enroll=flow.enroll,
+        enrollment_status=flow.status,
+    )
+    loop.start()
+    print(f"camera: {args.camera} — observations: {label}", flush=True)
+    st = flow.status()
+    if st["state"] != "enrolled":
+        print(f"camera: {st['message']}", flush=True)
+
+    def stop() -> None:
+        loop.stop()
+        for f in stoppers:
+            f()
+        frames_hub.close()
+        feed.close()
+
+    return stop
+
+
+def _seat_list(text: str | None) -> list[int] | None:
+    if not text:
+        return None
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise CameraStartError(f"--seats: {text!r} is not a list of seat numbers") from None
+
+
+class LiveCamera:
+    """A real camera (or a video, a folder of images, a stream URL) read by the camera pipeline for
+    ``serve --camera``: the capture thread, the recognizer once enrolled, the enrollment flow and the
+    annotated picture. Raises :class:`CameraStartError` for a source that cannot be used."""
+
+    def __init__(self, spec: str, runtime: Any, seats: list[int] | None, enrollment: str | None) -> None:
+        from tracker.enroll_flow import EnrollFlow
+        from vision.errors import VisionError
+        from vision.sources import Capture, open_source
+
+        try:
+            src = open_source(spec)
+        except VisionError as exc:
+            raise CameraStartError(f"--camera {spec}: {_one_line(exc)}") from None
+        if not src.live:  # a file or folder must open now; a camera may come later (it reconnects)
+            try:
+                src.open()
+            except VisionError as exc:
+                raise CameraStartError(f"--camera {spec}: {_one_line(exc)}") from None
+            finally:
+                src.close()
+        self.spec = spec
+        self.recognizer: Any = None
+        self.flow = EnrollFlow(runtime, runtime.data_dir, self._use, seats=seats)
+        if enrollment:
+            from games.tribes.vision.recognizer import Recognizer
+
+            try:
+                rec = Recognizer.open(enrollment, stream=True)
+            except (VisionError, OSError) as exc:
+                raise CameraStartError(f"--enrollment {enrollment}: {_one_line(exc)}") from None
+            self.flow.adopt(rec.enrollment, enrollment, rec.profile)
+            self._use(rec)
+        self.events: list[str] = []
+        self._stopped = False
+        self.capture = Capture(src, pace=None if src.live else 10.0, on_state=self._state)
+        self.capture.start()
+        self.label = f"the camera pipeline (vision.recognizer) reading {src.name}"
+
+    def _use(self, recognizer: Any) -> None:
+        self.recognizer = camera_recognizer(recognizer)
+
+    def _state(self, state: str, detail: str) -> None:
+        line = f"camera {self.spec}: {state}" + (f" ({detail})" if detail else "")
+        self.events.append(line)
+        del self.events[:-20]
+        if state in ("reconnecting", "ended") or detail:
+            print(line, file=sys.stderr, flush=True)
+
+    def packets(self) -> Iterator[Any]:
+        """The newest frames as they come; ends when a finite source has ended."""
+        cap = self.capture
+        while True:
+            pkt = cap.latest(timeout=0.5)
+            if pkt is None:
+                if cap.state == "ended" or self._stopped:
+                    return
+                continue
+            yield pkt
+
+    def recognize(self, pkt: Any) -> Any:
+        """The observation of one frame: unregistered and unsettled until enrolled."""
+        from games.tribes.vision.observation import Observation
+
+        self.flow.look(pkt.image, pkt.time)
+        rec = self.recognizer
+        if rec is None:
+            return Observation(frame=pkt.seq, time=pkt.time, registered=False, settled=False)
+        return rec.read(pkt.image, frame_no=pkt.seq, time_s=pkt.time)
+
+    def annotate(self, pkt: Any, obs: Any, status: dict[str, Any]) -> bytes:
+        """The camera picture with what was read and the tracker's state (or the enrollment's)."""
+        if self.recognizer is None:
+            st = self.flow.status()
+            status = {**status, "kind": "no_table", "message": st["message"]}
+        return picture(pkt.image, obs, status, 960, self.recognizer)
+
+    def stats(self) -> dict[str, Any]:
+        """The capture's state for the page."""
+        c = self.capture
+        return {
+            "source": self.spec,
+            "source_state": c.state,
+            "source_error": c.stats.last_error,
+            "reconnects": c.stats.reconnects,
+            "enrollment": self.flow.status()["state"],
+        }
+
+    def stop(self) -> None:
+        """Stop the capture thread."""
+        self._stopped = True
+        self.capture.stop()
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())

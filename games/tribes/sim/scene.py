@@ -1,0 +1,207 @@
+"""Where each tile and piece lies: a :class:`~vision.table.TableModel` laid out on a layout.
+
+Tiles go to their layout positions (land hexes, row slots, board positions, stacks); pieces get
+deterministic places: the k-th member on a hex, shell on a spot or stone in a supply always lands on
+the same spot for the same seed, so adding a member does not shuffle the others (important for
+video). Several members on one hex overlap as in real play. Positions are in table millimetres;
+nothing here draws.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import struct
+from dataclasses import dataclass
+
+from games.tribes.vision.layout import Layout, Point, add, rotate
+from games.tribes.vision.table import TableModel
+
+GOLDEN = math.radians(137.50776)
+
+
+@dataclass(frozen=True, slots=True)
+class TileDraw:
+    """A flat tile: face key, centre (mm), clockwise rotation (degrees), shape and size (mm)."""
+
+    face: str
+    center: Point
+    rotation: float
+    shape: str  # "hex" or "rect"
+    size: Point  # hex: (flat_to_flat, 0); rect: (w, h)
+    layers: int = 1  # a stack of tiles shows its edge
+
+
+@dataclass(frozen=True, slots=True)
+class PieceDraw:
+    """A wooden (or cloth) piece: kind, owner seat (-1 for none), RGB colour, position, yaw."""
+
+    kind: str  # meeple, stone, marker, shell, arrow, bag
+    seat: int
+    colour: tuple[int, int, int]
+    center: Point
+    yaw: float
+    role: str  # member, supply, stone, track, shell, arrow, bag
+    where: tuple[object, ...] = ()
+
+
+@dataclass
+class Scene:
+    """Everything to draw, in table millimetres."""
+
+    tiles: list[TileDraw]
+    pieces: list[PieceDraw]
+
+
+def uniforms(seed: int, *key: object) -> tuple[float, float, float, float]:
+    """Four deterministic uniforms in [0, 1) for a key (cheap, stable across runs and platforms)."""
+    digest = hashlib.blake2b(repr((seed, key)).encode(), digest_size=16).digest()
+    a, b, c, d = struct.unpack("<4I", digest)
+    return (a / 2**32, b / 2**32, c / 2**32, d / 2**32)
+
+
+def spiral(k: int, radius: float, capacity: int) -> Point:
+    """The k-th point of a sunflower spiral filling a disc of ``radius`` with ``capacity`` points."""
+    r = radius * math.sqrt((k + 0.5) / max(capacity, k + 1))
+    a = k * GOLDEN
+    return (r * math.cos(a), r * math.sin(a))
+
+
+def member_offset(k: int, radius: float) -> Point:
+    """Where the k-th member stands on a hex of circumradius ``radius`` (before jitter)."""
+    if k == 0:
+        return (0.0, 0.0)
+    if k <= 6:
+        a = math.radians(60 * (k - 1) + 30)
+        return (0.36 * radius * math.cos(a), 0.36 * radius * math.sin(a))
+    if k <= 18:
+        a = math.radians(30 * (k - 7))
+        return (0.62 * radius * math.cos(a), 0.62 * radius * math.sin(a))
+    return spiral(k, 0.6 * radius, 30)
+
+
+def drawn_position(layout: Layout, seat: int, k: int, n: int) -> Point:
+    """Where the k-th of ``n`` tiles drawn from the bag (not yet laid) lies: beside the seat's supply."""
+    s = layout.seats[seat]
+    pitch = layout.hex.pitch + 3.0
+    return add(s.supply_center, rotate((k * pitch - (n - 1) * pitch / 2, -s.supply_radius - pitch * 0.75), s.rotation))
+
+
+def build_scene(
+    model: TableModel,
+    layout: Layout,
+    colours: dict[str, tuple[int, int, int]],
+    shell_colour: tuple[int, int, int],
+    seed: int = 0,
+) -> Scene:
+    """Lay ``model`` out on ``layout``. ``colours`` maps each player colour name to RGB."""
+    tiles: list[TileDraw] = []
+    pieces: list[PieceDraw] = []
+    hx = layout.hex
+    bag_col = (150, 118, 84)
+
+    # --- land tiles and members ---------------------------------------------------------------
+    for seat, st in enumerate(model.seats):
+        col = colours[st.colour]
+        for h in sorted(st.land):
+            t = st.land[h]
+            c = layout.hex_center(seat, h)
+            u = uniforms(seed, "land", seat, h)
+            c = (c[0] + (u[0] - 0.5) * 1.2, c[1] + (u[1] - 0.5) * 1.2)
+            rot = layout.hex_rotation(seat) + (u[2] - 0.5) * 4.0
+            tiles.append(
+                TileDraw(
+                    "exhausted" if t.exhausted else f"resource-{t.resource}", c, rot, "hex", (hx.flat_to_flat, 0.0)
+                )
+            )
+            for k in range(t.members):
+                v = uniforms(seed, "member", seat, h, k)
+                off = member_offset(k, hx.radius)
+                p = (c[0] + off[0] + (v[0] - 0.5) * 3.0, c[1] + off[1] + (v[1] - 0.5) * 3.0)
+                pieces.append(PieceDraw("meeple", seat, col, p, v[2] * 360.0, "member", (h, k)))
+        # supply: members, stones and the arrow token not in play
+        sc, sr = layout.seats[seat].supply_center, layout.seats[seat].supply_radius
+        cap = 32
+        for k in range(st.supply):
+            v = uniforms(seed, "supply", seat, k)
+            off = spiral(2 * k, sr - 9, cap)
+            pieces.append(PieceDraw("meeple", seat, col, add(sc, off), v[2] * 360.0, "supply", (k,)))
+        for k in range(st.stones):
+            v = uniforms(seed, "stone-supply", seat, k)
+            off = spiral(2 * k + 1, sr - 8, cap)
+            pieces.append(PieceDraw("stone", seat, col, add(sc, off), v[2] * 360.0, "supply-stone", (k,)))
+        if st.arrow:
+            a = rotate((0.0, sr + 4.0), layout.seats[seat].rotation + 35.0)
+            pieces.append(PieceDraw("arrow", seat, col, add(sc, a), layout.seats[seat].rotation - 90.0, "supply-arrow"))
+        # shells
+        shc, shr = layout.seats[seat].shells_center, layout.seats[seat].shells_radius
+        for k in range(st.shells):
+            v = uniforms(seed, "shell", seat, k)
+            pieces.append(
+                PieceDraw("shell", seat, shell_colour, add(shc, spiral(k, shr - 6, 14)), v[0] * 360.0, "shell", (k,))
+            )
+        # track markers
+        for ti, track in enumerate(("offspring", "movement", "exploration", "strength")):
+            if st.tracks[ti] < 0:  # in a hand
+                continue
+            p = layout.track_marker(track, st.tracks[ti], model.track_spaces[ti], seat)
+            pieces.append(PieceDraw("marker", seat, col, p, 0.0, "track", (track,)))
+
+    for seat, drawn in model.drawn.items():
+        for k, res in enumerate(drawn):
+            c = drawn_position(layout, seat, k, len(drawn))
+            tiles.append(TileDraw(f"resource-{res}", c, layout.hex_rotation(seat) + 8.0, "hex", (hx.flat_to_flat, 0.0)))
+
+    # --- action row ---------------------------------------------------------------------------
+    for i, item in enumerate(model.row):
+        c = layout.row_position(item.place)
+        u = uniforms(seed, "row", item.tile)
+        c = (c[0] + (u[0] - 0.5) * 2.0, c[1] + (u[1] - 0.5) * 2.0)
+        rot = layout.row_rotation + (u[2] - 0.5) * 5.0
+        size = layout.event_size if item.event else layout.action_size
+        tiles.append(TileDraw(f"event-{item.tile}" if item.event else f"action-{item.tile}", c, rot, "rect", size))
+        for k in range(item.shells):
+            v = uniforms(seed, "row-shell", item.tile, k)
+            off = rotate(((k % 3 - 1) * 11.0 + (v[0] - 0.5) * 3, (k // 3 - 0.5) * 12.0 + (v[1] - 0.5) * 3), rot)
+            pieces.append(PieceDraw("shell", -1, shell_colour, add(c, off), v[2] * 360.0, "row-shell", (i, k)))
+
+    # --- achievement board --------------------------------------------------------------------
+    for era in (1, 2, 3):
+        for col_i in range(4):
+            b = model.board[era - 1][col_i]
+            c = layout.board_tile(era, col_i)
+            u = uniforms(seed, "board", era, col_i)
+            rot = layout.board_rotation + (u[2] - 0.5) * 3.0
+            face = f"achievement-{b.tile}" if b.tile else f"achievement-back-{era}"
+            tiles.append(
+                TileDraw(face, (c[0] + (u[0] - 0.5), c[1] + (u[1] - 0.5)), rot, "rect", layout.achievement_size)
+            )
+            for k, owner in enumerate(b.stones):
+                p = layout.stone_slot(era, col_i, k)
+                pieces.append(
+                    PieceDraw("stone", owner, colours[model.seats[owner].colour], p, 0.0, "stone", (era, col_i, k))
+                )
+    for a in model.arrows:
+        c, ang = layout.arrow_position(a.lower, a.upper)
+        pieces.append(
+            PieceDraw("arrow", a.owner, colours[model.seats[a.owner].colour], c, ang, "arrow", (a.lower, a.upper))
+        )
+    for e in range(3):
+        if model.stacks[e] > 0:
+            back = f"event-back-{e + 1}"
+            layers = min(model.stacks[e], 8)
+            tiles.append(
+                TileDraw(back, layout.event_stacks[e], layout.board_rotation, "rect", layout.event_size, layers)
+            )
+    if model.discard > 0 and model.discard_top:
+        face = f"event-{model.discard_top}"
+        layers = min(model.discard, 8)
+        tiles.append(TileDraw(face, layout.discard, layout.board_rotation + 4.0, "rect", layout.event_size, layers))
+    # bag and the common shell supply
+    if model.bag > 0:
+        pieces.append(PieceDraw("bag", -1, bag_col, layout.bag, 20.0, "bag"))
+    for k in range(model.shell_supply):
+        v = uniforms(seed, "shell-supply", k)
+        p = add(layout.shell_supply, spiral(k, layout.shell_supply_radius - 6, 20))
+        pieces.append(PieceDraw("shell", -1, shell_colour, p, v[0] * 360.0, "shell-supply", (k,)))
+    return Scene(tiles, pieces)

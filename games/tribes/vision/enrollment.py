@@ -1,0 +1,596 @@
+"""Enrollment: learning the user's own box — tile art, piece colours, table and light — at setup.
+
+Recognition compares what the camera sees with *examples from the user's own table*, not with art
+we drew. An :class:`Enroller` collects them from frames whose content is known:
+
+* the **setup frame**: after the setup the table shows each player's three starting tiles (the
+  user confirms their types), the 6 action tiles in the row (their order is the setup's), the
+  era-1 achievement tiles, the face-down later eras, every player's supply of members and stones
+  in their colour, 5 shells per player and the reference patch; every other hex of the land areas
+  and the empty row slots show bare table;
+* optional **extra frames** with known content, e.g. one tile of each resource not among the
+  starting tiles and one tile turned over (exhausted);
+* an optional **art pack** (``tribes-companion render photo-pack``: photos of tiles on the capture
+  sheet), for tiles that only appear later (events, era 2/3 achievements).
+
+What a frame shows is given as an :class:`~vision.observation.Observation` (the same format the
+recognizer produces) plus the colour of each seat: :func:`labels_from_state` builds it from a rules
+state (e.g. the position after the setup move). From each labelled place the enroller cuts a few
+slightly shifted windows (normalised against the reference patch), and measures the piece, shell
+and table colours. :class:`Enrollment` is saved as ``NAME.json`` (what, where from, colours) plus
+``NAME.npz`` (the example windows) and loaded again by the recognizer, which turns the windows
+into features with whichever feature model it runs (so a retrained model reuses old enrollments).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from games.tribes.rules.hexgrid import START_TRIANGLE, neighbours
+from games.tribes.rules.profile import BoxProfile
+from games.tribes.vision.layout import Layout
+from games.tribes.vision.observation import (
+    BoardReading,
+    HexReading,
+    Observation,
+    ShellReading,
+    SlotReading,
+    TrackReading,
+)
+from games.tribes.vision.regions import EMBED_PX, PatchSet, Regions, patch_set
+from games.tribes.vision.table import TableModel
+from vision.colour import ColourNorm, fit_norm, lab, piece_colour, read_tones
+from vision.errors import EnrollmentError, FrameError
+from vision.registration import Registrar, Registration
+from vision.sampling import Sampler
+
+ENROLL_FORMAT = "tribes-enrollment"
+ENROLL_VERSION = 1
+GROUPS = ("hex", "row", "board")
+"""Example groups: landscape tiles and bare hexes; row slots; achievement positions."""
+EMPTY = "empty"
+
+
+def hex_label(resource: str | None, exhausted: bool, tile: bool = True) -> str:
+    """Class name of a hex: ``empty``, ``exhausted`` or ``resource:<id>``."""
+    if not tile:
+        return EMPTY
+    return "exhausted" if exhausted else f"resource:{resource}"
+
+
+def row_label(tile: str | None, event: bool) -> str:
+    """Class name of a row slot: ``empty``, ``action:<id>`` or ``event:<id>``."""
+    if tile is None:
+        return EMPTY
+    return f"event:{tile}" if event else f"action:{tile}"
+
+
+def board_label(era: int, tile: str | None) -> str:
+    """Class name of an achievement position: ``back:<era>`` (face down) or ``achievement:<id>``."""
+    return f"back:{era}" if tile is None else f"achievement:{tile}"
+
+
+def check_frame(image: Any) -> np.ndarray:
+    """The frame as an H x W x 3 uint8 BGR array (grey frames are expanded); FrameError otherwise."""
+    if not isinstance(image, np.ndarray):
+        raise FrameError(f"a frame must be an image array, got {type(image).__name__}")
+    if image.size == 0 or image.ndim not in (2, 3) or min(image.shape[:2]) < 16:
+        raise FrameError(f"a frame must be an image of at least 16 x 16 pixels, got shape {image.shape}")
+    if image.dtype != np.uint8:
+        raise FrameError(f"a frame must hold 8-bit pixels (uint8), got {image.dtype}")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.shape[2] != 3:
+        raise FrameError(f"a frame must have 1, 3 or 4 channels, got {image.shape[2]}")
+    return image
+
+
+# --- labels from a rules state ---------------------------------------------------------------------
+def labels_from_table(model: TableModel) -> tuple[Observation, dict[int, str]]:
+    """What a settled table shows (tiles, row, board, tracks, shells) and each seat's colour; seat
+    ``i`` is player ``i`` (seat the layout first with ``Layout.with_seats`` when players sit
+    elsewhere)."""
+    hexes = []
+    for seat, st in enumerate(model.seats):
+        for h, t in sorted(st.land.items()):
+            hexes.append(
+                HexReading(seat, h, True, t.resource, t.exhausted, {st.colour: t.members} if t.members else {})
+            )
+    row = [SlotReading(i + 1, r.tile, r.event, r.shells) for i, r in enumerate(model.row)]
+    board = []
+    for e in (1, 2, 3):
+        for c, b in enumerate(model.board[e - 1]):
+            stones = tuple(model.seats[s].colour for s in b.stones)
+            board.append(BoardReading(e, c, b.tile, stones))
+    names = ("offspring", "movement", "exploration", "strength")
+    tracks = [TrackReading(st.colour, names[i], v) for st in model.seats for i, v in enumerate(st.tracks) if v >= 0]
+    shells = [ShellReading(i, st.shells) for i, st in enumerate(model.seats)]
+    obs = Observation(
+        hexes=tuple(hexes), row=tuple(row), board=tuple(board), tracks=tuple(tracks), shells=tuple(shells)
+    )
+    return obs, {i: st.colour for i, st in enumerate(model.seats)}
+
+
+def labels_from_state(state: Any) -> tuple[Observation, dict[int, str]]:
+    """:func:`labels_from_table` of a rules :class:`~rules.state.State`."""
+    return labels_from_table(TableModel.from_state(state))
+
+
+# --- the saved enrollment --------------------------------------------------------------------------
+@dataclass
+class Enrollment:
+    """What was learned of the user's box (see the module docstring)."""
+
+    layout: str
+    seats: dict[int, str]
+    colours: dict[str, np.ndarray]
+    spreads: dict[str, float]
+    shell: np.ndarray
+    table: np.ndarray
+    norm: ColourNorm
+    windows: dict[str, np.ndarray]
+    labels: dict[str, list[str]]
+    sources: list[str] = field(default_factory=list)
+    member_area: float = 0.0
+    shell_area: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    seat_order: list[int] = field(default_factory=list)
+    layout_file: str = ""
+
+    def classes(self, group: str) -> list[str]:
+        """The class names enrolled in ``group`` (sorted)."""
+        return sorted(set(self.labels.get(group, [])))
+
+    def count(self, group: str, label: str) -> int:
+        """How many example windows of ``label`` the group holds."""
+        return sum(1 for x in self.labels.get(group, []) if x == label)
+
+    def missing(self, profile: BoxProfile) -> list[str]:
+        """Tiles of the box that no example shows (they cannot be recognised)."""
+        want = {
+            "hex": [EMPTY, "exhausted"] + [f"resource:{r}" for r in profile.resources],
+            "row": [EMPTY]
+            + [f"action:{t.id}" for t in profile.action_tiles]
+            + [f"event:{e.id}" for e in profile.events],
+            "board": [f"achievement:{a.id}" for a in profile.achievements] + ["back:2", "back:3"],
+        }
+        out = []
+        for g, names in want.items():
+            have = set(self.labels.get(g, []))
+            out += [f"{g}:{n}" for n in names if n not in have]
+        return out
+
+    # --- files ------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The JSON half of the saved enrollment."""
+        return {
+            "format": ENROLL_FORMAT,
+            "version": ENROLL_VERSION,
+            "layout": self.layout,
+            "seats": {str(k): v for k, v in sorted(self.seats.items())},
+            "colours": {k: [round(float(x), 3) for x in v] for k, v in self.colours.items()},
+            "spreads": {k: round(float(v), 3) for k, v in self.spreads.items()},
+            "shell": [round(float(x), 3) for x in self.shell],
+            "table": [round(float(x), 3) for x in self.table],
+            "norm": self.norm.to_dict(),
+            "member_area": self.member_area,
+            "shell_area": self.shell_area,
+            "seat_order": self.seat_order,
+            "layout_file": self.layout_file,
+            "labels": self.labels,
+            "sources": self.sources,
+            "notes": self.notes,
+        }
+
+    def save(self, path: str | Path) -> tuple[Path, Path]:
+        """Write ``path`` (JSON, ``.json`` added when missing) and the windows beside it (``.npz``)."""
+        p = Path(path)
+        if p.suffix != ".json":
+            p = p.with_name(p.name + ".json")
+        npz = p.with_suffix(".npz")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        doc = self.to_json()
+        doc["windows"] = npz.name
+        p.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        np.savez_compressed(npz, **{g: w for g, w in self.windows.items()})
+        return p, npz
+
+    @staticmethod
+    def load(path: str | Path) -> Enrollment:
+        """Read a saved enrollment; :class:`EnrollmentError` names the file and field on a problem."""
+        p = Path(path)
+        src = str(p)
+        try:
+            doc = json.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise EnrollmentError(src, "", "missing: no such enrollment file (run tribes-companion enroll)") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise EnrollmentError(src, "", f"cannot read: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise EnrollmentError(src, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+        if not isinstance(doc, dict) or doc.get("format") != ENROLL_FORMAT:
+            raise EnrollmentError(src, "format", f"must be {ENROLL_FORMAT!r}")
+        if doc.get("version") != ENROLL_VERSION:
+            raise EnrollmentError(src, "version", f"must be {ENROLL_VERSION}, got {doc.get('version')!r}")
+
+        def vec(v: Any, fld: str) -> np.ndarray:
+            if not (isinstance(v, list) and len(v) == 3 and all(isinstance(x, int | float) for x in v)):
+                raise EnrollmentError(src, fld, "must be a list of 3 numbers (Lab)")
+            return np.asarray(v, np.float32)
+
+        try:
+            seats = {int(k): str(v) for k, v in doc["seats"].items()}
+            colours = {str(k): vec(v, f"colours.{k}") for k, v in doc["colours"].items()}
+            spreads = {str(k): float(v) for k, v in doc.get("spreads", {}).items()}
+            shell = vec(doc["shell"], "shell")
+            table = vec(doc["table"], "table")
+            norm = ColourNorm.from_dict(doc["norm"])
+            labels = {str(g): [str(x) for x in v] for g, v in doc["labels"].items()}
+        except EnrollmentError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise EnrollmentError(src, str(exc).strip("'"), "missing or malformed") from None
+        for s, c in seats.items():
+            if c not in colours:
+                raise EnrollmentError(src, f"seats.{s}", f"colour {c!r} has no entry in colours")
+        npz = p.parent / str(doc.get("windows") or p.with_suffix(".npz").name)
+        try:
+            with np.load(npz, allow_pickle=False) as z:
+                windows = {g: np.asarray(z[g]) for g in z.files}
+        except FileNotFoundError:
+            raise EnrollmentError(
+                str(npz), "", "missing: the example windows saved beside the enrollment are gone"
+            ) from None
+        except (OSError, ValueError, KeyError) as exc:
+            raise EnrollmentError(str(npz), "", f"cannot read the example windows: {str(exc)[:120]}") from None
+        for g, lab_list in labels.items():
+            w = windows.get(g)
+            if w is None or len(w) != len(lab_list):
+                raise EnrollmentError(
+                    str(npz), g, f"holds {0 if w is None else len(w)} windows for {len(lab_list)} labels"
+                )
+            if w.ndim != 4 or w.shape[3] != 3:
+                raise EnrollmentError(str(npz), g, f"windows must be N x px x px x 3, got {w.shape}")
+        return Enrollment(
+            layout=str(doc.get("layout", "")),
+            seats=seats,
+            colours=colours,
+            spreads=spreads,
+            shell=shell,
+            table=table,
+            norm=norm,
+            windows=windows,
+            labels=labels,
+            sources=[str(s) for s in doc.get("sources", [])],
+            member_area=float(doc.get("member_area", 0.0)),
+            shell_area=float(doc.get("shell_area", 0.0)),
+            notes=[str(s) for s in doc.get("notes", [])],
+            seat_order=[int(s) for s in doc.get("seat_order", [])],
+            layout_file=str(doc.get("layout_file", "")),
+        )
+
+
+# --- building one --------------------------------------------------------------------------------
+JITTER = ((0.0, 0.0, 0.0), (1.2, 0.0, 2.0), (-1.2, 0.6, -2.0), (0.0, -1.2, 3.0), (0.6, 1.2, -3.0))
+"""Shifts (mm) and turns (degrees) of the windows cut around each enrolled place."""
+
+
+def _jittered(ps: PatchSet, jitter: Sequence[tuple[float, float, float]] = JITTER) -> PatchSet:
+    cs, rs = [], []
+    for dx, dy, dr in jitter:
+        cs.append(ps.centers + np.array([dx, dy]))
+        rs.append(ps.rotations + dr)
+    return patch_set(ps.key + "+j", np.concatenate(cs), np.concatenate(rs), ps.side_mm, ps.px)
+
+
+def frame_norm(image: np.ndarray, reg: Registration, regions: Regions, sampler: Sampler) -> ColourNorm | None:
+    """The colour normalisation measured on the reference patch of a registered frame."""
+    ps = regions.tone_patches()
+    tones = read_tones(sampler.sample(image, reg, ps))
+    return fit_norm(tones, np.array([t.grey for t in regions.layout.patch.tones], np.float64))
+
+
+def table_colour(
+    image: np.ndarray, reg: Registration, regions: Regions, sampler: Sampler, norm: ColourNorm
+) -> np.ndarray:
+    """Median Lab of bare table near the markers."""
+    ring = sampler.sample(image, reg, regions.table_ring())
+    return np.median(lab(norm.apply(ring)).reshape(-1, 3), axis=0)
+
+
+class Enroller:
+    """Collects examples from labelled frames and art packs; :meth:`build` makes the enrollment."""
+
+    def __init__(self, layout: Layout, profile: BoxProfile) -> None:
+        self.layout = layout
+        self.profile = profile
+        self.regions = Regions(layout, profile)
+        self.sampler = Sampler()
+        self.windows: dict[str, list[np.ndarray]] = {g: [] for g in GROUPS}
+        self.labels: dict[str, list[str]] = {g: [] for g in GROUPS}
+        self.seats: dict[int, str] = {}
+        self.colour_samples: dict[str, list[tuple[np.ndarray, float]]] = {}
+        self.shell_samples: list[np.ndarray] = []
+        self.table_samples: list[np.ndarray] = []
+        self.norms: list[ColourNorm] = []
+        self.sources: list[str] = []
+        self.notes: list[str] = []
+
+    def _add(self, group: str, windows: np.ndarray, labels: Sequence[str]) -> None:
+        self.windows[group].append(windows.astype(np.float16))
+        self.labels[group].extend(labels)
+
+    def add_frame(
+        self, image: np.ndarray, labels: Observation, seats: Mapping[int, str], source: str = "frame"
+    ) -> Registration:
+        """Learn from a frame whose content ``labels`` describes (seat -> colour in ``seats``).
+        Raises EnrollmentError when the table cannot be registered or the patch read."""
+        image = check_frame(image)
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        res = Registrar(self.layout).update(gray)
+        if res.registration is None:
+            raise EnrollmentError(
+                source,
+                "markers",
+                f"the table was not found (markers seen: {list(res.seen) or 'none'}; at least 3 needed)",
+            )
+        reg = res.registration
+        norm = frame_norm(image, reg, self.regions, self.sampler)
+        if norm is None:
+            raise EnrollmentError(
+                source, "reference_patch", "the reference patch could not be read (covered, glare or shadow?)"
+            )
+        self.norms.append(norm)
+        table = table_colour(image, reg, self.regions, self.sampler, norm)
+        self.table_samples.append(table)
+        for s, c in seats.items():
+            if not 0 <= s < len(self.layout.seats):
+                raise EnrollmentError(source, "seats", f"seat {s} is not a seat of layout {self.layout.name!r}")
+            if self.seats.get(s, c) != c:
+                raise EnrollmentError(source, "seats", f"seat {s} was {self.seats[s]!r} before, now {c!r}")
+            self.seats[s] = c
+        self._land(image, reg, norm, labels, seats)
+        self._row(image, reg, norm, labels)
+        self._board(image, reg, norm, labels)
+        self._colours(image, reg, norm, labels, seats, table)
+        self.sources.append(source)
+        return reg
+
+    def _land(
+        self, image: np.ndarray, reg: Registration, norm: ColourNorm, labels: Observation, seats: Mapping[int, str]
+    ) -> None:
+        cells: list[tuple[int, tuple[int, int]]] = []
+        names: list[str] = []
+        tiles = {(h.seat, h.hex): h for h in labels.hexes}
+        for seat in sorted(seats):
+            own = {h for (s, h), r in tiles.items() if s == seat and r.tile}
+            empties: set[tuple[int, int]] = set()
+            for h in own | set(START_TRIANGLE):
+                empties.update(n for n in neighbours(h) if n not in own)
+            # a spread of the other hexes of the area (bare table under different light)
+            area = [h for h in self.regions.area_hexes(seat) if h not in own and h not in empties]
+            empties.update(area[:: max(1, len(area) // 12)])
+            for h in sorted(own):
+                r = tiles[(seat, h)]
+                if r.tile:
+                    cells.append((seat, h))
+                    names.append(hex_label(r.resource, r.exhausted))
+            for h in sorted(empties):
+                if (seat, h) in tiles and tiles[(seat, h)].tile:
+                    continue
+                cells.append((seat, h))
+                names.append(EMPTY)
+        ps = self.regions.hex_patches(cells)
+        inside = self.sampler.inside(reg, ps)
+        keep = [i for i in range(len(cells)) if inside[i]]
+        if not keep:
+            return
+        ps = patch_set("hex", ps.centers[keep], ps.rotations[keep], ps.side_mm, ps.px)
+        names = [names[i] for i in keep]
+        jp = _jittered(ps)
+        win = norm.apply(self.sampler.sample(image, reg, jp))
+        self._add("hex", win, names * len(JITTER))
+
+    def _row(self, image: np.ndarray, reg: Registration, norm: ColourNorm, labels: Observation) -> None:
+        ps = self.regions.row_patches()
+        by_slot = {s.slot: s for s in labels.row}
+        names = []
+        for i in range(len(ps)):
+            s = by_slot.get(i + 1)
+            names.append(row_label(s.tile, s.event) if s is not None else EMPTY)
+        inside = self.sampler.inside(reg, ps)
+        keep = [i for i in range(len(ps)) if inside[i]]
+        ps = patch_set("row", ps.centers[keep], ps.rotations[keep], ps.side_mm, ps.px)
+        win = norm.apply(self.sampler.sample(image, reg, _jittered(ps)))
+        self._add("row", win, [names[i] for i in keep] * len(JITTER))
+
+    def _board(self, image: np.ndarray, reg: Registration, norm: ColourNorm, labels: Observation) -> None:
+        ps = self.regions.board_patches()
+        by_pos = {(b.era, b.col): b for b in labels.board}
+        names, keep = [], []
+        inside = self.sampler.inside(reg, ps)
+        for i, (e, c) in enumerate(self.regions.board_positions):
+            b = by_pos.get((e, c))
+            if b is None or not inside[i]:
+                continue
+            keep.append(i)
+            names.append(board_label(e, b.tile))
+        if not keep:
+            return
+        ps = patch_set("board", ps.centers[keep], ps.rotations[keep], ps.side_mm, ps.px)
+        win = norm.apply(self.sampler.sample(image, reg, _jittered(ps)))
+        self._add("board", win, names * len(JITTER))
+
+    def _colours(
+        self,
+        image: np.ndarray,
+        reg: Registration,
+        norm: ColourNorm,
+        labels: Observation,
+        seats: Mapping[int, str],
+        table: np.ndarray,
+    ) -> None:
+        sl = sorted(seats)
+        sup = self.sampler.sample(image, reg, self.regions.supply_patches(sl))
+        yy, xx = np.mgrid[0 : sup.shape[1], 0 : sup.shape[2]]
+        c = (sup.shape[1] - 1) / 2
+        disc = np.hypot(xx - c, yy - c) <= 0.42 * sup.shape[1]
+        for i, s in enumerate(sl):
+            px = lab(norm.apply(sup[i]))[disc]
+            col, spread = piece_colour(px, table, share=0.2)
+            self.colour_samples.setdefault(seats[s], []).append((col, spread))
+        shells = {s.seat: s.count for s in labels.shells}
+        with_shells = [s for s in sl if shells.get(s, 0) > 0]
+        if with_shells:
+            sp = self.sampler.sample(image, reg, self.regions.shell_patches(with_shells))
+            yy, xx = np.mgrid[0 : sp.shape[1], 0 : sp.shape[2]]
+            c = (sp.shape[1] - 1) / 2
+            disc = np.hypot(xx - c, yy - c) <= 0.45 * sp.shape[1]
+            px = np.concatenate([lab(norm.apply(sp[i]))[disc] for i in range(len(with_shells))])
+            col, _ = piece_colour(px, table, share=0.08)
+            self.shell_samples.append(col)
+
+    def add_pack(self, pack: Any, faces: Sequence[str] | None = None, source: str = "pack") -> int:
+        """Learn tiles from an art pack (e.g. built from photos with ``render photo-pack``): each face
+        is laid, at its size, on the enrolled table colour and seen at about the camera's
+        resolution. ``faces`` limits the faces used (default: every face the pack has). Returns the
+        number of faces learned. Call after at least one frame (the table colour comes from it)."""
+        if not self.table_samples:
+            raise EnrollmentError(source, "", "add a table frame before an art pack (the table colour comes from it)")
+        table = np.median(np.stack(self.table_samples), axis=0)
+        keys = list(faces) if faces is not None else sorted(pack.faces)
+        n = 0
+        for key in keys:
+            img = pack.faces.get(key)
+            if img is None:
+                raise EnrollmentError(source, key, "the pack has no such face")
+            group, label, size, hexagonal, side = self._face_target(key)
+            if group is None:
+                continue
+            wins = [face_window(img, size, side, EMBED_PX, hexagonal, table, j) for j in range(len(JITTER))]
+            self._add(group, np.stack(wins), [label] * len(wins))
+            n += 1
+        self.sources.append(source)
+        return n
+
+    def _face_target(self, key: str) -> tuple[str | None, str, float, bool, float]:
+        lay, reg = self.layout, self.regions
+        hx = lay.hex.flat_to_flat
+        if key.startswith("resource-"):
+            return "hex", f"resource:{key[9:]}", hx, True, reg.hex_patches([(0, (0, 0))]).side_mm
+        if key == "exhausted":
+            return "hex", "exhausted", hx, True, reg.hex_patches([(0, (0, 0))]).side_mm
+        if key.startswith("action-"):
+            return "row", f"action:{key[7:]}", float(lay.action_size[0]), False, reg.row_side
+        if key.startswith("event-back-") or key.startswith("achievement-back-"):
+            if key.startswith("achievement-back-"):
+                return (
+                    "board",
+                    f"back:{key.rsplit('-', 1)[1]}",
+                    float(lay.achievement_size[0]),
+                    False,
+                    reg.board_patches().side_mm,
+                )
+            return None, "", 0.0, False, 0.0
+        if key.startswith("event-"):
+            return "row", f"event:{key[6:]}", float(lay.event_size[0]), False, reg.row_side
+        if key.startswith("achievement-"):
+            return (
+                "board",
+                f"achievement:{key[12:]}",
+                float(lay.achievement_size[0]),
+                False,
+                reg.board_patches().side_mm,
+            )
+        return None, "", 0.0, False, 0.0
+
+    def build(self) -> Enrollment:
+        """The enrollment (EnrollmentError when no frame was added)."""
+        if not self.norms:
+            raise EnrollmentError("enrollment", "", "no frame was added")
+        colours: dict[str, np.ndarray] = {}
+        spreads: dict[str, float] = {}
+        for name, samples in self.colour_samples.items():
+            colours[name] = np.median(np.stack([c for c, _ in samples]), axis=0)
+            spreads[name] = float(np.median([s for _, s in samples]))
+        table = np.median(np.stack(self.table_samples), axis=0)
+        shell = (
+            np.median(np.stack(self.shell_samples), axis=0)
+            if self.shell_samples
+            else np.array([90.0, 2.0, 10.0], np.float32)
+        )
+        if not self.shell_samples:
+            self.notes.append("no shells were in view: the shell colour is a default (light beige)")
+        windows = {
+            g: (
+                np.concatenate(self.windows[g]) if self.windows[g] else np.zeros((0, EMBED_PX, EMBED_PX, 3), np.float16)
+            )
+            for g in GROUPS
+        }
+        return Enrollment(
+            layout=self.layout.name,
+            seats=dict(self.seats),
+            colours=colours,
+            spreads=spreads,
+            shell=np.asarray(shell, np.float32),
+            table=np.asarray(table, np.float32),
+            norm=self.norms[0],
+            windows=windows,
+            labels={g: list(self.labels[g]) for g in GROUPS},
+            sources=list(self.sources),
+            notes=list(self.notes),
+        )
+
+
+def face_window(
+    face: np.ndarray, size_mm: float, side_mm: float, px: int, hexagonal: bool, table_lab: np.ndarray, jitter: int = 0
+) -> np.ndarray:
+    """A window like the recognizer cuts from a frame, made from a tile face image: the face at
+    ``size_mm`` (hexagons: flat to flat; the image's width spans corner to corner) centred on a
+    ``side_mm`` window of table colour, softened to about one camera pixel per millimetre.
+    Returns normalised BGR float32 (px x px x 3)."""
+    bg = cv2.cvtColor(np.asarray(table_lab, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3)
+    hi = px * 4
+    canvas = np.empty((hi, hi, 3), np.float32)
+    canvas[:] = bg
+    k = hi / side_mm
+    dx, dy, dr = JITTER[jitter % len(JITTER)]
+    h, w = face.shape[:2]
+    width_mm = size_mm * 2 / math.sqrt(3) if hexagonal else size_mm
+    scale = width_mm * k / w
+    m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), -dr, scale)
+    m[:, 2] += np.array([(hi - 1) / 2 + dx * k, (hi - 1) / 2 + dy * k]) - np.array([(w - 1) / 2, (h - 1) / 2])
+    src = face.astype(np.float32) / 255.0
+    warped = cv2.warpAffine(src, m, (hi, hi), flags=cv2.INTER_AREA)
+    mask = np.zeros((h, w), np.float32)
+    if hexagonal:
+        pts = np.array(
+            [
+                [w - 1, (h - 1) / 2],
+                [0.75 * (w - 1), h - 1],
+                [0.25 * (w - 1), h - 1],
+                [0, (h - 1) / 2],
+                [0.25 * (w - 1), 0],
+                [0.75 * (w - 1), 0],
+            ],
+            np.float32,
+        )
+        cv2.fillConvexPoly(mask, np.round(pts).astype(np.int32), 1.0)
+    else:
+        mask[:] = 1.0
+    mw = cv2.warpAffine(mask, m, (hi, hi), flags=cv2.INTER_AREA)[..., None]
+    canvas = canvas * (1 - mw) + warped * mw
+    # about one camera pixel per millimetre: blur at that scale, then shrink
+    sigma = 0.5 * k
+    canvas = cv2.GaussianBlur(canvas, (0, 0), sigma)
+    return cv2.resize(canvas, (px, px), interpolation=cv2.INTER_AREA)

@@ -1,0 +1,201 @@
+"""The achievement board reader: which tile lies face up at each position (or that it is still face
+down) and the colour of the stone on each slot.
+
+**Tiles** are compared with the enrolled examples (face-up achievement tiles, the backs of eras 2
+and 3) and solved as an assignment: each achievement appears at most once on the board and only in
+its own era; a face-down tile is the back of its era; a face-up tile never enrolled is reported as
+``?``. Confidences come from the assignment margins, as in the row; the confidence in the side alone
+(``face_conf``: face up or down, whichever tile) from the best face-down option against the best
+face-up one, so a tile just turned over reads as plainly face up even while which one it is is close.
+
+**Stones** are read per slot from colour: the mean likeness of the slot's disc to each player's
+enrolled colour, less what the bare tile itself (or the back of its era, when it lies face down)
+shows of that colour there (from its enrolled windows: tile art in a player's colour is not a
+stone), as a share of the headroom the art leaves. The best colour counts as a stone when this
+clears ``threshold`` (0.18: between the highest value of free slots and the lowest of occupied
+ones on the tuning set, ``benchmarks/vision_diag.py --set tune``) *and* clearly beats what the same
+slot shows of the other colours; trailing free slots are dropped, as in the Observation format.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Protocol
+
+import numpy as np
+
+from games.tribes.rules.profile import BoxProfile
+from games.tribes.vision.observation import BoardReading
+from games.tribes.vision.readers.base import FrameContext, colour_sigma, disc_mask, threshold_conf
+from games.tribes.vision.regions import patch_set
+from vision.assign import BIG, EXACT_BELOW, assign_with_bounds
+from vision.classify import ExampleClassifier
+from vision.colour import lab, likeness
+
+UNKNOWN = "?"
+EPS = 1e-6
+STONE_PX = 12
+
+
+class Encoder(Protocol):
+    def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray: ...
+
+
+def _conf(margin: float) -> float:
+    if not math.isfinite(margin):
+        return 1.0
+    return float(1.0 / (1.0 + math.exp(-min(margin, 50.0))))
+
+
+class BoardReader:
+    """Reads the achievement board (see the module docstring)."""
+
+    def __init__(
+        self,
+        encoder: Encoder,
+        classifier: ExampleClassifier,
+        profile: BoxProfile,
+        colours: list[tuple[str, np.ndarray, float]],
+        threshold: float = 0.18,
+        unknown_prior: float = 0.02,
+        examples: tuple[np.ndarray, list[str]] | None = None,
+    ) -> None:
+        self.encoder = encoder
+        self.classifier = classifier
+        self.eras = {a.id: a.era for a in profile.achievements}
+        self.colours = colours
+        self.threshold = threshold
+        self.unknown_prior = unknown_prior
+        self._mask = disc_mask(STONE_PX, 0.36)
+        self.examples = examples  # enrolled achievement windows and labels (the bare tiles' art)
+        self._bg: dict[str, np.ndarray | None] = {}
+
+    def read(self, ctx: FrameContext) -> tuple[list[BoardReading], set[str]]:
+        """One reading per achievement position; ``{"board"}`` hidden when a position is out of view."""
+        t0 = time.perf_counter()
+        ps = ctx.regions.board_patches()
+        if not ctx.inside(ps).all():
+            ctx.timings["board"] = (time.perf_counter() - t0) * 1000
+            return [], {"board"}
+        positions = ctx.regions.board_positions
+        tiles = self._tiles(ctx, ps)
+        t1 = time.perf_counter()
+        stones = self._stones(ctx, [t[0] for t in tiles])
+        out = []
+        for i, (e, c) in enumerate(positions):
+            tile, conf, fconf = tiles[i]
+            st, sconf = stones.get((e, c), ((), 1.0))
+            out.append(BoardReading(e, c, tile, st, round(conf, 4), round(sconf, 4), round(max(conf, fconf), 4)))
+        ctx.timings["board"] = (t1 - t0) * 1000
+        ctx.timings["stones"] = (time.perf_counter() - t1) * 1000
+        return out, set()
+
+    def _tiles(self, ctx: FrameContext, ps: object) -> list[tuple[str | None, float, float]]:
+        """Per position: the tile (None: face down), the confidence in it and in its side alone."""
+        cls = self.classifier
+        positions = ctx.regions.board_positions
+        n = len(positions)
+        if len(cls) == 0:
+            return [(None, 0.0, 0.0)] * n
+        windows = ctx.windows(ps)  # type: ignore[arg-type]
+        probs = cls.probabilities(self.encoder.encode(windows, "board", "players")).astype(np.float64)
+        achs = [c for c in cls.classes if c.startswith("achievement:")]
+        cols: list[str] = list(achs)
+        # one back column and one unknown column per position (any number of each may be used)
+        cols += [f"back:{e}" for e, _ in positions] + [UNKNOWN] * n
+        cost = np.full((n, len(cols)), BIG / 4)
+        for i, (e, _) in enumerate(positions):
+            for j, name in enumerate(achs):
+                if self.eras.get(name.split(":", 1)[1]) == e:
+                    cost[i, j] = -math.log(max(probs[i, cls.index[name]], EPS))
+            back = cls.column(f"back:{e}")
+            p_back = probs[i, back] if back is not None else 0.0
+            for j in range(len(achs), len(achs) + n):
+                if cols[j] == f"back:{e}":
+                    cost[i, j] = -math.log(max(p_back, EPS))
+            p_face = 1.0 - p_back
+            for j in range(len(achs) + n, len(cols)):
+                cost[i, j] = -math.log(max(p_face * self.unknown_prior, EPS))
+        chosen, _, margins = assign_with_bounds(cost, EXACT_BELOW)
+        backs = np.array([c.startswith("back:") for c in cols])
+        out: list[tuple[str | None, float, float]] = []
+        for i in range(n):
+            name = cols[int(chosen[i])]
+            conf = _conf(margins[i])
+            # the side alone: the best face-down option against the best face-up one at this position
+            down, up = float(cost[i, backs].min()), float(cost[i, ~backs].min())
+            if name.startswith("back:"):
+                out.append((None, conf, _conf(up - down)))
+            elif name == UNKNOWN:
+                out.append((UNKNOWN, min(conf, 0.3), _conf(down - up)))
+            else:
+                out.append((name.split(":", 1)[1], conf, _conf(down - up)))
+        return out
+
+    def _background(self, ctx: FrameContext, label: str) -> np.ndarray | None:
+        """Per stone slot and colour, how much the *bare* tile (``achievement:<id>``, or the back of
+        an era, ``back:<era>``) looks like that colour there (from its enrolled windows), or None
+        when it was not enrolled."""
+        if self.examples is None or label.endswith(UNKNOWN):
+            return None
+        if label in self._bg:
+            return self._bg[label]
+        wins, labels = self.examples
+        sel = [i for i, lb in enumerate(labels) if lb == label]
+        if not sel:
+            self._bg[label] = None
+            return None
+        win = np.asarray(wins[sel], np.float32)
+        px = win.shape[1]
+        side = ctx.regions.board_patches().side_mm
+        labs = lab(win)
+        r = ctx.regions.stone_radius * 0.72 / side * px
+        yy, xx = np.mgrid[0:px, 0:px]
+        bg = np.zeros((len(ctx.regions.layout.stone_slots), len(self.colours)), np.float32)
+        for k, (ox, oy) in enumerate(ctx.regions.layout.stone_slots):
+            cx, cy = (ox + side / 2) / side * px - 0.5, (oy + side / 2) / side * px - 0.5
+            disc = np.hypot(xx - cx, yy - cy) <= max(r, 1.0)
+            for j, (_, ref, spread) in enumerate(self.colours):
+                bg[k, j] = float(likeness(labs, ref, colour_sigma(spread))[:, disc].mean())
+        self._bg[label] = bg
+        return bg
+
+    def _stones(
+        self, ctx: FrameContext, tiles: list[str | None]
+    ) -> dict[tuple[int, int], tuple[tuple[str | None, ...], float]]:
+        pts = ctx.regions.stone_points()
+        if not pts or not self.colours:
+            return {}
+        side = 2 * ctx.regions.stone_radius
+        ps = patch_set("stones", [p for *_, p in pts], ctx.regions.layout.board_rotation, side, STONE_PX)
+        labs = lab(ctx.windows(ps))
+        scores = np.stack(
+            [likeness(labs, ref, colour_sigma(spread))[:, self._mask].mean(axis=1) for _, ref, spread in self.colours],
+            axis=1,
+        )  # slots x colours
+        # take away what the bare tile itself shows of each colour at each slot (its art)
+        index = {p: i for i, p in enumerate(ctx.regions.board_positions)}
+        for i, (e, c, k, _) in enumerate(pts):
+            tile = tiles[index[(e, c)]]
+            bg = self._background(ctx, f"back:{e}" if tile is None else f"achievement:{tile}")
+            if bg is not None:
+                # how far the slot moved from the bare art towards "all this colour"
+                scores[i] = np.maximum(scores[i] - bg[k], 0.0) / np.maximum(1.0 - bg[k], 0.2)
+        best = scores.argmax(axis=1)
+        top = scores[np.arange(len(pts)), best]
+        srt = np.sort(scores, axis=1)
+        second = srt[:, -2] if scores.shape[1] > 1 else np.zeros(len(pts))
+        present = (top >= self.threshold) & (top >= 1.5 * second)
+        out: dict[tuple[int, int], tuple[list[str | None], float]] = {}
+        for i, (e, c, _k, _) in enumerate(pts):
+            stones, conf = out.setdefault((e, c), ([], 1.0))
+            colour = self.colours[int(best[i])][0] if present[i] else None
+            stones.append(colour)
+            out[(e, c)] = (stones, min(conf, threshold_conf(top[i], self.threshold)))
+        res: dict[tuple[int, int], tuple[tuple[str | None, ...], float]] = {}
+        for key, (stones, conf) in out.items():
+            while stones and stones[-1] is None:
+                stones.pop()
+            res[key] = (tuple(stones), conf)
+        return res

@@ -1,0 +1,255 @@
+"""The land reader: which hexes of each seat's land hold a tile, its resource or exhausted back, and
+how many members of the seat's colour stand on it.
+
+Lands are connected and grow from the starting triangle, so the reader walks outwards: it reads the
+starting triangle, then the unread neighbours of every hex found to hold a tile, round after round
+(all seats in one batch per round), until no new tile turns up. The result is every tile plus the
+empty hexes around it — the same hexes the renderer's ground truth lists. Walking stays within the
+seat's land area widened by ``reach`` hexes (or ``far`` hexes where no other seat's area is nearer:
+lands can grow long). A hex lying on a marker is empty: the layout keeps the markers clear (a
+tile there would hide the marker). A window not wholly in the frame marks the seat's land
+``hidden`` and is left out.
+
+In a stream, a hex whose window did not change since it was last read keeps its reading
+(:class:`~vision.readers.base.ChangeCache`), so a quiet table costs little.
+
+Tile types come from the features of each window compared with the enrolled examples
+(:class:`~vision.classify.ExampleClassifier`). Members are counted on tiles only, by the counting
+model fed with the window and a likeness map to the seat's enrolled colour. Members of other
+colours on a seat's land are not counted (the rules keep each player's members on their own land).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Protocol
+
+import numpy as np
+
+from games.tribes.rules.hexgrid import START_TRIANGLE, neighbours
+from games.tribes.vision.enrollment import EMPTY
+from games.tribes.vision.layout import Hex
+from games.tribes.vision.observation import HexReading
+from games.tribes.vision.readers.base import ChangeCache, FrameContext, colour_sigma
+from vision.classify import ExampleClassifier
+from vision.colour import lab, likeness
+
+
+class Encoder(Protocol):
+    """Turns normalised windows of a group into unit feature vectors (:mod:`vision.encoder`)."""
+
+    def encode(self, windows01: np.ndarray, group: str, key: str | list[str]) -> np.ndarray: ...
+
+
+class CountModel(Protocol):
+    """Anything that turns windows and likeness maps into count probabilities."""
+
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray: ...
+
+
+def _parse(label: str) -> tuple[bool, str | None, bool]:
+    if label == EMPTY:
+        return False, None, False
+    if label == "exhausted":
+        return True, None, True
+    return True, label.split(":", 1)[1], False
+
+
+class LandReader:
+    """Reads the lands of the seats in play (see the module docstring)."""
+
+    def __init__(
+        self,
+        encoder: Encoder,
+        classifiers: Mapping[int, ExampleClassifier],
+        counter: CountModel,
+        colours: Mapping[int, tuple[str, np.ndarray, float]],
+        reach: float = 2.0,
+        far: float = 6.0,
+        max_rounds: int = 16,
+        cache: bool = False,
+    ) -> None:
+        self.encoder = encoder
+        self.classifiers = dict(classifiers)  # per seat: examples prepared with that seat's colour hidden
+        self.counter = counter
+        self.colours = dict(colours)  # seat -> (colour name, Lab, spread)
+        self.reach = reach
+        self.far = far
+        self.max_rounds = max_rounds
+        # a stream re-reads only the hexes whose windows changed (see ChangeCache)
+        self.cache = ChangeCache() if cache else None
+        self.count_cache = ChangeCache(cells=12) if cache else None
+        self._near: dict[tuple[int, Hex], bool] = {}
+        self._marker: dict[tuple[int, Hex], int | None] = {}
+
+    def _outside(self, ctx: FrameContext, seat: int, at: np.ndarray) -> float:
+        """How far (mm) the table point ``at`` lies outside ``seat``'s land area (0 inside)."""
+        s = ctx.regions.layout.seats[seat]
+        c = at - np.asarray(s.area_center)
+        a = np.radians(-s.rotation)
+        x, y = np.cos(a) * c[0] - np.sin(a) * c[1], np.sin(a) * c[0] + np.cos(a) * c[1]
+        return float(max(abs(x) - s.area_size[0] / 2, abs(y) - s.area_size[1] / 2, 0.0))
+
+    def _marker_under(self, ctx: FrameContext, seat: int, h: Hex) -> int | None:
+        """The marker that hex ``h``'s centre lies on (the marker square grown by a quarter hex), if any."""
+        key = (seat, h)
+        if key not in self._marker:
+            lay = ctx.regions.layout
+            at = np.asarray(lay.hex_center(seat, h), np.float64)
+            found = None
+            for m in lay.markers:
+                c = at - np.asarray(m.center)
+                a = np.radians(-m.rotation)
+                x, y = np.cos(a) * c[0] - np.sin(a) * c[1], np.sin(a) * c[0] + np.cos(a) * c[1]
+                if max(abs(x), abs(y)) <= m.size / 2 + lay.hex.pitch / 4:
+                    found = m.id
+                    break
+            self._marker[key] = found
+        return self._marker[key]
+
+    def _near_area(self, ctx: FrameContext, seat: int, h: Hex) -> bool:
+        """Whether the walk may read hex ``h`` of ``seat``: within its land area widened by ``reach``
+        hexes, or — a land may grow long — up to ``far`` hexes out as long as the hex lies nearer
+        to this seat's area than to any other seat's."""
+        key = (seat, h)
+        hit = self._near.get(key)
+        if hit is None:
+            lay = ctx.regions.layout
+            at = np.asarray(lay.hex_center(seat, h), np.float64)
+            out = self._outside(ctx, seat, at)
+            hit = out <= self.reach * lay.hex.pitch
+            if not hit and out <= self.far * lay.hex.pitch:
+                hit = all(out < self._outside(ctx, o, at) for o in range(len(lay.seats)) if o != seat)
+            self._near[key] = hit
+        return hit
+
+    def read(self, ctx: FrameContext, seats: list[int]) -> tuple[list[HexReading], set[str]]:
+        """Readings of every tile and the empty hexes around it, and the hidden regions."""
+        t0 = time.perf_counter()
+        results: dict[tuple[int, Hex], tuple[str, float, float]] = {}
+        hidden: set[str] = set()
+        visited: set[tuple[int, Hex]] = set()
+        frontier = [(s, h) for s in seats for h in START_TRIANGLE]
+        rounds = 0
+        while frontier and rounds < self.max_rounds:
+            rounds += 1
+            visited.update(frontier)
+            # a hex on a marker holds no tile: the layout keeps the markers clear (surely so when
+            # registration found the marker this frame; a marker not found may just be hidden by a
+            # neighbouring tile or an arm, so the confidence is lower then)
+            seen = set(ctx.markers)
+            for c in frontier:
+                m = self._marker_under(ctx, *c)
+                if m is not None:
+                    p = 1.0 if m in seen else 0.6
+                    results[c] = (EMPTY, p, p)
+            frontier = [c for c in frontier if c not in results]
+            if not frontier:
+                break
+            ps = ctx.regions.hex_patches(frontier)
+            inside = ctx.inside(ps)
+            cells = [c for c, ok in zip(frontier, inside, strict=True) if ok]
+            for c, ok in zip(frontier, inside, strict=True):
+                if not ok:
+                    hidden.add(f"land:{c[0]}")
+            nxt: list[tuple[int, Hex]] = []
+            if cells:
+                windows = ctx.windows(ctx.regions.hex_patches(cells))
+                if self.cache is not None:
+                    hits, misses, thumbs = self.cache.split(ctx.reg.serial, list(cells), windows)
+                else:
+                    hits, misses, thumbs = {}, list(range(len(cells))), None
+                for i, value in hits.items():
+                    results[cells[i]] = value  # type: ignore[assignment]
+                if misses:
+                    feats = self.encoder.encode(windows[misses], "hex", [f"seat:{cells[i][0]}" for i in misses])
+                    for seat in sorted({cells[i][0] for i in misses}):
+                        idx = [j for j, i in enumerate(misses) if cells[i][0] == seat]
+                        cls = self.classifiers[seat]
+                        if len(cls) == 0:  # nothing enrolled for this seat: its land cannot be read
+                            hidden.add(f"land:{seat}")
+                            for j in idx:
+                                results[cells[misses[j]]] = (EMPTY, 0.0, 1.0)
+                            continue
+                        empty_col = cls.column(EMPTY)
+                        probs = cls.probabilities(feats[idx])
+                        for j, p in zip(idx, probs, strict=True):
+                            c = cells[misses[j]]
+                            b = int(p.argmax())
+                            p_empty = float(p[empty_col]) if empty_col is not None else 0.0
+                            results[c] = (cls.classes[b], float(p[b]), p_empty)
+                            if thumbs is not None and self.cache is not None:
+                                self.cache.put(c, thumbs[misses[j]], results[c])
+                for c in cells:
+                    if results[c][0] != EMPTY:
+                        for n in neighbours(c[1]):
+                            cell = (c[0], n)
+                            if cell not in visited and self._near_area(ctx, c[0], n):
+                                visited.add(cell)
+                                nxt.append(cell)
+            frontier = nxt
+        t1 = time.perf_counter()
+        tiles = [c for c, (lb, _, _) in results.items() if lb != EMPTY]
+        counts = self._members(ctx, tiles)
+        ctx.timings["land"] = (t1 - t0) * 1000
+        ctx.timings["members"] = (time.perf_counter() - t1) * 1000
+        out = []
+        for (seat, h), (label, conf, p_empty) in sorted(results.items()):
+            tile, resource, exhausted = _parse(label)
+            members: dict[str, int] = {}
+            mconf = 1.0
+            if tile and (seat, h) in counts:
+                n, mconf = counts[(seat, h)]
+                if n:
+                    members = {self.colours[seat][0]: n}
+            out.append(
+                HexReading(
+                    seat=seat,
+                    hex=h,
+                    tile=tile,
+                    resource=resource,
+                    exhausted=exhausted,
+                    members=members,
+                    tile_conf=round(1.0 - p_empty if tile else p_empty, 4),
+                    resource_conf=round(conf if tile else 1.0, 4),
+                    members_conf=round(float(mconf), 4),
+                )
+            )
+        return out, hidden
+
+    def _members(self, ctx: FrameContext, tiles: list[tuple[int, Hex]]) -> dict[tuple[int, Hex], tuple[int, float]]:
+        out: dict[tuple[int, Hex], tuple[int, float]] = {}
+        if not tiles:
+            return out
+        ps = ctx.regions.count_patches(tiles)
+        inside = ctx.inside(ps)
+        win = ctx.windows(ps)
+        if self.count_cache is not None:
+            hits, misses, thumbs = self.count_cache.split(ctx.reg.serial, list(tiles), win)
+        else:
+            hits, misses, thumbs = {}, list(range(len(tiles))), None
+        for i, value in hits.items():
+            out[tiles[i]] = value  # type: ignore[assignment]
+        if not misses:
+            return out
+        win = win[misses]
+        like = np.empty(win.shape[:3], np.float32)
+        labs = lab(win)
+        for seat in {tiles[i][0] for i in misses}:
+            idx = [j for j, i in enumerate(misses) if tiles[i][0] == seat]
+            _, ref, spread = self.colours[seat]
+            like[idx] = likeness(labs[idx], ref, colour_sigma(spread))
+        probs = self.counter.probabilities(win, like)
+        for j, i in enumerate(misses):
+            k = int(probs[j].argmax())
+            conf = float(probs[j, k]) * (1.0 if inside[i] else 0.5)
+            out[tiles[i]] = (k, conf)
+            if thumbs is not None and self.count_cache is not None:
+                self.count_cache.put(tiles[i], thumbs[i], (k, conf))
+        return out
+
+
+def members_of(readings: list[HexReading]) -> dict[tuple[int, Hex], dict[str, int]]:
+    """Members per hex of a reading (a helper for tests and evaluation)."""
+    return {(r.seat, r.hex): dict(r.members) for r in readings}

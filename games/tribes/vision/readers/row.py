@@ -1,0 +1,197 @@
+"""The action row reader: which tile lies in each slot, and how many shells lie on it.
+
+The row is not read as independent guesses. The features of every slot are compared with the
+enrolled examples (the 6 action tiles, the events and bare table) and then:
+
+1. **How long is the row.** Tiles lie from slot 1 without gaps, and every action tile is always in
+   the row, so the row holds ``n >= 6`` tiles: ``n`` is chosen to maximise the likelihood of slots
+   ``1..n`` being occupied and the rest empty.
+2. **Who lies where.** Slots ``1..n`` are assigned known tiles: each action tile exactly once,
+   each enrolled event at most once, and an event never enrolled as "``?``" (any number). This is
+   a least-cost assignment (:func:`vision.assign.assign_with_bounds`) over ``-log p``; the
+   confidence of a slot is the logistic of a lower bound of how much worse the best solution
+   giving that slot another tile is (from the assignment's dual potentials), times the slot's
+   likelihood of being occupied; ``filled_conf`` is that likelihood alone (a tile lies there,
+   whichever), or of being empty for the slots past the row's end.
+
+Shells on the occupied slots are counted by the shell counting model with a likeness map to the
+enrolled shell colour. Every occupied slot is read mainly from pixel templates
+(:class:`vision.templates.TemplateMatcher`, when the enrolled windows are given): the share of the
+window that disagrees with each tile's bare art, ``TEMPLATE_SHARE`` of it costing one unit of
+``-log p``, joined by ``FEATURE_WEIGHT`` of the feature cost. Pale shells piled on a tile hide its
+art from the features (they cannot be hidden by colour on white paper); the templates ask which tile
+the uncovered rest of the window is. On 301 settled rows of six camera games (seeds 31-36) the rows
+read exactly went from 265 to 295 with templates on the slots with shells, and to 299 with them on
+every occupied slot — two look-alike events (barter, training) are told apart by their art where the
+features hesitate (``benchmarks/row_eval.py``, docs/benchmarks.md; the second choice was made on
+those same games).
+
+Margins: the action tiles' large reward leaves the assignment's dual bound at 0 for an event slot
+however clear its event, so margins under :data:`vision.assign.EXACT_BELOW` are solved exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Protocol
+
+import numpy as np
+
+from games.tribes.vision.enrollment import EMPTY
+from games.tribes.vision.observation import SlotReading
+from games.tribes.vision.readers.base import ChangeCache, FrameContext, colour_sigma, likeness_maps
+from vision.assign import BIG, EXACT_BELOW, assign_with_bounds
+from vision.classify import ExampleClassifier
+from vision.templates import TemplateMatcher
+
+UNKNOWN_EVENT = "?"
+"""Tile id reported for an event that was never enrolled."""
+EPS = 1e-6
+TEMPLATE_SHARE = 0.03
+"""Share of a window's pixels disagreeing with a tile's art that costs as much as a factor e in p."""
+FEATURE_WEIGHT = 0.3
+"""Weight of the feature cost where the templates are used (they carry the rest)."""
+UNKNOWN_SHARE = 0.1
+"""An event never enrolled costs, where the templates are used, as a known tile disagreeing by this
+share more than the best one."""
+
+
+class Encoder(Protocol):
+    def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray: ...
+
+
+class CountModel(Protocol):
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray: ...
+
+
+def _conf(margin: float) -> float:
+    if not math.isfinite(margin):
+        return 1.0
+    return float(1.0 / (1.0 + math.exp(-min(margin, 50.0))))
+
+
+class RowReader:
+    """Reads the action row (see the module docstring)."""
+
+    def __init__(
+        self,
+        encoder: Encoder,
+        classifier: ExampleClassifier,
+        counter: CountModel,
+        shell_colour: tuple[np.ndarray, float],
+        min_tiles: int = 6,
+        unknown_prior: float = 0.02,
+        templates: TemplateMatcher | None = None,
+        cache: bool = False,
+    ) -> None:
+        self.encoder = encoder
+        self.classifier = classifier
+        self.counter = counter
+        self.shell = shell_colour
+        self.actions = [c for c in classifier.classes if c.startswith("action:")]
+        self.events = [c for c in classifier.classes if c.startswith("event:")]
+        self.min_tiles = max(min(min_tiles, len(self.actions)), 1)
+        self.unknown_prior = unknown_prior
+        self.templates = templates if templates is not None and len(templates) else None
+        self.template_cache = ChangeCache() if cache else None  # a slot unchanged since the last frame
+
+    def read(self, ctx: FrameContext) -> tuple[list[SlotReading], set[str]]:
+        """One reading per layout slot; ``{"row"}`` hidden when a slot is out of view."""
+        t0 = time.perf_counter()
+        ps = ctx.regions.row_patches()
+        if not ctx.inside(ps).all():
+            ctx.timings["row"] = (time.perf_counter() - t0) * 1000
+            return [], {"row"}
+        cls = self.classifier
+        windows = ctx.windows(ps)
+        probs = cls.probabilities(self.encoder.encode(windows, "row", "shell")).astype(np.float64)
+        slots = len(ps)
+        ecol = cls.column(EMPTY)
+        p_empty = probs[:, ecol] if ecol is not None else np.zeros(slots)
+        p_occ = np.clip(1.0 - p_empty, EPS, 1.0)
+        p_empty = np.clip(p_empty, EPS, 1.0)
+        # 1. the row's length
+        lo = min(self.min_tiles, slots)
+        best_n, best_ll = lo, -math.inf
+        for n in range(lo, slots + 1):
+            ll = float(np.log(p_occ[:n]).sum() + np.log(p_empty[n:]).sum())
+            if ll > best_ll:
+                best_n, best_ll = n, ll
+        n = best_n
+        # 2. the assignment: action tiles (each once, forced), events (each at most once), unknowns
+        cols = self.actions + self.events + [UNKNOWN_EVENT] * max(0, n - len(self.actions))
+        cost = np.empty((n, len(cols)))
+        for j, name in enumerate(cols):
+            if name == UNKNOWN_EVENT:
+                cost[:, j] = -np.log(np.clip(p_occ[:n] * self.unknown_prior, EPS, 1.0))
+            else:
+                cost[:, j] = -np.log(np.clip(probs[:n, cls.index[name]], EPS, 1.0))
+        t1 = time.perf_counter()
+        shells = self._shells(ctx, n)
+        t2 = time.perf_counter()
+        if self.templates is not None and n:
+            self._use_templates(ctx, cost, cols, list(range(n)), windows[:n])
+        # every action tile must be used: a large reward per action column taken
+        cost[:, [j for j, name in enumerate(cols) if name.startswith("action:")]] -= 1000.0
+        if len(cols) < n:  # fewer known tiles than slots (an incomplete enrollment)
+            cost = np.hstack([cost, np.full((n, n - len(cols)), BIG / 4)])
+            cols = cols + [UNKNOWN_EVENT] * (n - len(cols))
+        chosen, _, margins = assign_with_bounds(cost, EXACT_BELOW)
+        out = []
+        for i in range(slots):
+            if i < n:
+                name = cols[int(chosen[i])]
+                tile = name.split(":", 1)[1] if name != UNKNOWN_EVENT else UNKNOWN_EVENT
+                event = not name.startswith("action:")
+                conf = _conf(margins[i]) * float(p_occ[i])
+                if name == UNKNOWN_EVENT:
+                    conf = min(conf, 0.3)
+                k, kconf = shells[i]
+                filled = round(float(p_occ[i]), 4)  # >= conf, which is this times the margin's
+                out.append(SlotReading(i + 1, tile, event, k, round(conf, 4), round(kconf, 4), filled))
+            else:
+                pe = round(float(p_empty[i]), 4)
+                out.append(SlotReading(i + 1, None, False, 0, pe, 1.0, pe))
+        ctx.timings["row"] = (t1 - t0 + time.perf_counter() - t2) * 1000
+        ctx.timings["row_shells"] = (t2 - t1) * 1000
+        return out, set()
+
+    def _use_templates(
+        self, ctx: FrameContext, cost: np.ndarray, cols: list[str], slots: list[int], windows: np.ndarray
+    ) -> None:
+        """Rewrites the cost rows of the given (occupied) slots in place from the template disagreement."""
+        tm = self.templates
+        assert tm is not None
+        cache = self.template_cache
+        if cache is None:
+            share = tm.disagreement(windows)
+        else:
+            hits, misses, thumbs = cache.split(ctx.reg.serial, list(slots), windows)
+            share = np.empty((len(slots), len(tm)), np.float32)
+            for r, value in hits.items():
+                share[r] = value  # type: ignore[assignment]
+            if misses:
+                share[misses] = tm.disagreement(windows[misses])
+                for r in misses:
+                    cache.put(slots[r], thumbs[r], share[r].copy())
+        # columns of ``cols`` with a template; the others (events never enrolled) get UNKNOWN_SHARE
+        known = [j for j, name in enumerate(cols) if name in tm.index]
+        index = [tm.index[cols[j]] for j in known]
+        for r, i in enumerate(slots):
+            row = np.full(len(cols), np.nan)
+            row[known] = share[r, index]
+            best = np.nanmin(row) if known else 0.0
+            row = np.where(np.isnan(row), best + UNKNOWN_SHARE, row) - best
+            cost[i] = FEATURE_WEIGHT * cost[i] + row / TEMPLATE_SHARE
+
+    def _shells(self, ctx: FrameContext, n: int) -> list[tuple[int, float]]:
+        if n == 0:
+            return []
+        ps = ctx.regions.row_count_patches()
+        win = ctx.windows(ps)[:n]
+        ref, spread = self.shell
+        like = likeness_maps(win, ref, colour_sigma(spread))
+        probs = self.counter.probabilities(win, like)
+        k = probs.argmax(axis=1)
+        return [(int(k[i]), float(probs[i, k[i]])) for i in range(n)]

@@ -1,0 +1,309 @@
+"""The recognizer: one camera frame in, one :class:`~vision.observation.Observation` out.
+
+The facade over the pipeline's stages, one module each:
+
+1. :mod:`vision.motion` — the motion gate (settled or not), when reading a stream;
+2. :mod:`vision.registration` — the table plane from the ArUco markers (kept while the camera
+   stays put, registered again when it is bumped);
+3. :mod:`vision.colour` — colour normalisation against the reference patch;
+4. the readers in :mod:`vision.readers` — land (tiles, members), row (assignment of the known
+   tiles, shells), board (achievements, stones), tracks and shells — with features from
+   :mod:`vision.features` compared to the user's enrolled examples (:mod:`vision.enrollment`,
+   :mod:`vision.classify`).
+
+Drawing what was read is separate (:mod:`vision.annotate`). Use::
+
+    rec = Recognizer(layout, profile, "my-box.json")            # models from the models package
+    rec = Recognizer.open("my-box.json")                          # layout and seats as enrolled
+    obs = rec.read(frame)                                         # BGR numpy array
+    picture = rec.annotate(frame, obs)
+
+A frame that is not an image raises :class:`~vision.errors.FrameError`; a frame without enough
+markers gives an observation with ``registered`` false; missing or corrupt models and enrollment
+files raise :class:`~vision.errors.ModelError` / :class:`~vision.errors.EnrollmentError` when the
+recognizer is built.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from games.tribes.rules.profile import BoxProfile, default_profile
+from games.tribes.vision.encoder import PlainEncoder, TileEncoder
+from games.tribes.vision.enrollment import EMPTY, Enrollment, check_frame, frame_norm
+from games.tribes.vision.layout import Layout
+from games.tribes.vision.observation import Observation
+from games.tribes.vision.readers.arrows import ArrowReader
+from games.tribes.vision.readers.base import FrameContext, colour_sigma
+from games.tribes.vision.readers.board import BoardReader
+from games.tribes.vision.readers.land import LandReader
+from games.tribes.vision.readers.row import RowReader
+from games.tribes.vision.readers.shells import ShellReader
+from games.tribes.vision.readers.tracks import TrackReader
+from games.tribes.vision.regions import Regions
+from vision.classify import ExampleClassifier
+from vision.colour import ColourNorm
+from vision.errors import EnrollmentError, ModelError
+from vision.features import AreaCounter, Models
+from vision.motion import GateState, MotionGate
+from vision.occlusion import covers
+from vision.registration import Registrar, RegistrationResult
+from vision.sampling import Sampler
+from vision.templates import TemplateMatcher
+
+TEMPERATURE = {"model": 0.04, "histogram": 0.03}
+"""Softmax temperature of the nearest-neighbour scores, per feature kind."""
+CONDENSE = 0.97
+"""Enrolled landscape examples at least this alike (cosine) are kept once (:class:`ExampleClassifier`)."""
+
+
+class Recognizer:
+    """Reads frames of one table (see the module docstring).
+
+    ``features`` is ``"model"`` (the ONNX models) or ``"histogram"`` (the colour-histogram baseline,
+    which needs no model). ``stream`` True keeps state between frames (motion gate, registration);
+    False treats every frame as a still photo (settled unless told otherwise). ``quiet`` (seconds)
+    and ``fps`` (for frames read without timestamps) set the motion gate. ``read_unsettled``
+    reads frames the gate calls unsettled too (their observation still says ``settled: false``).
+    ``tile_mix`` overrides the models' weight of the model in the tile features (``models.json``).
+    ``cache`` (default: as ``stream``) lets the land reader skip hexes whose windows did not change.
+    ``count_turns`` overrides how many quarter turns of each window the member and shell counters average."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        profile: BoxProfile | None,
+        enrollment: Enrollment | str | Path,
+        models: Models | str | Path | None = None,
+        features: str = "model",
+        stream: bool = True,
+        quiet: float = 0.5,
+        fps: float = 10.0,
+        read_unsettled: bool = False,
+        threads: int = 1,
+        tile_mix: float | None = None,
+        cache: bool | None = None,
+        count_turns: int | None = None,
+    ) -> None:
+        self.layout = layout
+        self.profile = profile or default_profile()
+        self.enrollment = enrollment if isinstance(enrollment, Enrollment) else Enrollment.load(enrollment)
+        if features not in TEMPERATURE:
+            raise ValueError(f"features must be 'model' or 'histogram', got {features!r}")
+        self.kind = features
+        self.stream = stream
+        self.read_unsettled = read_unsettled
+        self.regions = Regions(layout, self.profile)
+        self.sampler = Sampler()
+        self.registrar = Registrar(layout)
+        self.gate = MotionGate(quiet=quiet if stream else 0.0, fps=fps)
+        self.last_norm: ColourNorm = self.enrollment.norm
+        self.last_result: RegistrationResult | None = None
+        self.last_gate: GateState | None = None
+        self.timings: dict[str, float] = {}
+        enr = self.enrollment
+        bad = [s for s in enr.seats if not 0 <= s < len(layout.seats)]
+        if bad:
+            raise EnrollmentError(
+                enr.layout or "enrollment", "seats", f"seat {bad[0]} is not a seat of layout {layout.name!r}"
+            )
+        self.seats = sorted(enr.seats)
+        self.models = models if isinstance(models, Models) else Models(models, threads)
+        colours = {s: (enr.seats[s], enr.colours[enr.seats[s]], enr.spreads.get(enr.seats[s], 6.0)) for s in self.seats}
+        colour_list = [colours[s] for s in self.seats]
+        shell = (enr.shell, 5.0)
+        if features == "model":
+            self.models.check()
+            hidden = {f"seat:{s}": [(ref, colour_sigma(sp))] for s, (_, ref, sp) in colours.items()}
+            hidden["shell"] = [(enr.shell, colour_sigma(5.0))]
+            hidden["players"] = [(ref, colour_sigma(sp)) for _, ref, sp in colour_list]
+            mix = self.models.mix() if tile_mix is None else tile_mix
+            self.encoder: Any = TileEncoder(self.models.tiles(), self.regions, hidden, mix)
+            turns = int(self.models.setting("count_turns", 1)) if count_turns is None else count_turns
+            members: Any = self.models.counter("members", turns)
+            shells: Any = self.models.counter("shells", turns)
+        else:
+            self.encoder = PlainEncoder()
+            baseline = _baseline_units(self.models)
+            members = AreaCounter(baseline.get("member_unit", 60.0), 15)
+            shells = AreaCounter(baseline.get("shell_unit", 25.0), 20)
+        t = TEMPERATURE[features]
+        self.hex_classifiers = {s: self._classifier("hex", f"seat:{s}", t) for s in self.seats}
+        self.classifiers = {
+            "row": self._classifier("row", "shell", t),
+            "board": self._classifier("board", "players", t),
+        }
+        self.land = LandReader(
+            self.encoder, self.hex_classifiers, members, colours, cache=stream if cache is None else cache
+        )
+        row_templates = None
+        if features == "model" and enr.windows.get("row") is not None and len(enr.windows["row"]):
+            row_templates = TemplateMatcher(enr.windows["row"], list(enr.labels.get("row", [])), skip=(EMPTY,))
+        self.row = RowReader(
+            self.encoder,
+            self.classifiers["row"],
+            shells,
+            shell,
+            min_tiles=len(self.profile.action_tiles),
+            templates=row_templates,
+            cache=stream if cache is None else cache,
+        )
+        board_examples = None
+        if enr.windows.get("board") is not None and len(enr.windows["board"]):
+            board_examples = (enr.windows["board"], list(enr.labels.get("board", [])))
+        self.board = BoardReader(
+            self.encoder, self.classifiers["board"], self.profile, colour_list, examples=board_examples
+        )
+        table = np.asarray(enr.table, np.float32)  # Lab of the bare table
+        self.arrows = ArrowReader(colour_list, table=table)
+        self.tracks = TrackReader(colour_list, table=table)
+        self.shells = ShellReader(shells, shell)
+
+    @classmethod
+    def open(
+        cls,
+        enrollment: str | Path,
+        layout: str | Path | Layout | None = None,
+        profile: str | Path | BoxProfile | None = None,
+        models: str | Path | None = None,
+        **options: Any,
+    ) -> Recognizer:
+        """A recognizer from files: the enrollment, the layout it was made for (default: the one it
+        records, else the shipped one; seated as it records) and a box profile (default: shipped)."""
+        from games.tribes.rules.profile import load_profile
+        from games.tribes.vision.layout import resolve_layout
+
+        enr = Enrollment.load(enrollment)
+        lay = layout if isinstance(layout, Layout) else resolve_layout(layout or (enr.layout_file or None))
+        if enr.seat_order:
+            if max(enr.seat_order) >= len(lay.seats):
+                raise EnrollmentError(
+                    str(enrollment), "seat_order", f"seats {enr.seat_order} do not fit layout {lay.name!r}"
+                )
+            lay = lay.with_seats(enr.seat_order)
+        prof = profile if isinstance(profile, BoxProfile) else (load_profile(profile) if profile else default_profile())
+        return cls(lay, prof, enr, models, **options)
+
+    def _classifier(self, group: str, key: str, temperature: float) -> ExampleClassifier:
+        enr = self.enrollment
+        w = enr.windows.get(group)
+        labels = enr.labels.get(group, [])
+        if w is None or len(w) == 0:
+            return ExampleClassifier(np.zeros((0, 1), np.float32), [], temperature)
+        px = self.encoder.px
+        feats = []
+        for i in range(0, len(w), 64):
+            batch = np.asarray(w[i : i + 64], np.float32)
+            if batch.shape[1] != px:
+                batch = np.stack([cv2.resize(b, (px, px), interpolation=cv2.INTER_AREA) for b in batch])
+            feats.append(self.encoder.encode(batch, group, key))
+        labels = list(labels)
+        if group == "hex" and self.kind == "model":
+            # landscape tiles also as seen with members on them (their middle hidden): a tile whose
+            # symbol is covered is then compared with examples covered alike (vision.occlusion.covers)
+            tiles = [i for i, lb in enumerate(labels) if lb != EMPTY]
+            masks = covers(px)
+            for i in range(0, len(tiles), 8):  # small batches: the onnxruntime arena keeps its peak
+                sel = tiles[i : i + 8]
+                batch = np.asarray(w[sel], np.float32)
+                if batch.shape[1] != px:
+                    batch = np.stack([cv2.resize(b, (px, px), interpolation=cv2.INTER_AREA) for b in batch])
+                reps = np.repeat(batch, len(masks), axis=0)
+                cover = np.tile(masks, (len(batch), 1, 1))
+                feats.append(self.encoder.encode(reps, group, key, cover=cover))
+                labels += [labels[j] for j in sel for _ in range(len(masks))]
+        return ExampleClassifier(
+            np.concatenate(feats), labels, temperature, condense=CONDENSE if group == "hex" else None
+        )
+
+    # --- reading --------------------------------------------------------------------------------
+    def read(self, frame: np.ndarray, frame_no: int = 0, time_s: float | None = None) -> Observation:
+        """The observation of one BGR frame taken at ``time_s`` seconds (default: counted from the
+        frames at ``fps``); FrameError when it is not an image."""
+        t0 = time.perf_counter()
+        image = check_frame(frame)
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        timings: dict[str, float] = {}
+        gate = self.gate.update(gray, time_s)
+        t1 = time.perf_counter()
+        timings["gate"] = (t1 - t0) * 1000
+        res = self.registrar.update(gray)
+        self.last_result = res
+        t2 = time.perf_counter()
+        timings["registration"] = (t2 - t1) * 1000
+        if res.status == "moved":
+            self.gate.disturb()
+            gate = GateState(False, True, gate.moved_fraction, 0.0, gate.hand)
+        self.last_gate = gate
+        settled = gate.settled if self.stream else True
+        base = {
+            "frame": frame_no,
+            "time": float(time_s or 0.0),
+            "markers": res.seen,
+            "settled": settled,
+            "hand_in_view": bool(gate.hand) if self.stream else False,
+        }
+        if res.registration is None:
+            self.timings = timings
+            return Observation(registered=False, **base)
+        if not settled and not self.read_unsettled:
+            self.timings = timings
+            return Observation(registered=True, **base)
+        reg = res.registration
+        norm = frame_norm(image, reg, self.regions, self.sampler)
+        if norm is not None:
+            self.last_norm = norm
+        ctx = FrameContext(image, reg, self.last_norm, self.regions, self.sampler, timings, tuple(res.seen))
+        t3 = time.perf_counter()
+        timings["colour"] = (t3 - t2) * 1000
+        hexes, h1 = self.land.read(ctx, self.seats)
+        row, h2 = self.row.read(ctx)
+        board, h3 = self.board.read(ctx)
+        arrows = self.arrows.read(ctx) if not h3 else []
+        tracks, h4 = self.tracks.read(ctx)
+        shells, h5 = self.shells.read(ctx, self.seats)
+        timings["readers"] = (time.perf_counter() - t3) * 1000
+        timings["total"] = (time.perf_counter() - t0) * 1000
+        self.timings = timings
+        return Observation(
+            registered=True,
+            hidden=tuple(sorted(h1 | h2 | h3 | h4 | h5)),
+            hexes=tuple(hexes),
+            row=tuple(row),
+            board=tuple(board),
+            arrows=tuple(arrows),
+            tracks=tuple(tracks),
+            shells=tuple(shells),
+            **base,
+        )
+
+    def annotate(self, frame: np.ndarray, obs: Observation) -> np.ndarray:
+        """A copy of ``frame`` with what ``obs`` says drawn on it (:func:`vision.annotate.draw`)."""
+        from games.tribes.vision.annotate import draw
+
+        reg = self.last_result.registration if self.last_result is not None else None
+        return draw(check_frame(frame), obs, self.regions, reg)
+
+    def reset(self) -> None:
+        """Forget the registration and the motion history (e.g. after switching cameras)."""
+        self.registrar.reset()
+        self.gate.reset()
+
+
+def _baseline_units(models: Models) -> dict[str, float]:
+    """The baseline counter's piece areas, stored in the models manifest (``baseline``)."""
+    try:
+        doc = json.loads((models.folder / "models.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+    b = doc.get("baseline", {}) if isinstance(doc, dict) else {}
+    try:
+        return {k: float(v) for k, v in b.items()}
+    except (TypeError, ValueError):
+        raise ModelError(str(models.folder / "models.json"), "baseline", "must map names to numbers") from None

@@ -1,0 +1,214 @@
+"""Where the camera pipeline looks: every readable spot of a table layout, in table millimetres.
+
+The readers never think in pixels. They ask for *patches*: square windows of the table plane with a
+centre (mm), a rotation (degrees, clockwise seen from above), a side (mm) and an output size (px);
+:mod:`vision.sampling` cuts them out of a registered frame. This module computes those windows
+from the :class:`~vision.layout.Layout` and the box profile (how many track spaces there are):
+
+* hexes of each seat's land lattice (the window turned with the seat, so a tile's art is upright
+  as the art pack draws it),
+* the action row slots, the achievement positions and their stone slots,
+* the track spaces (with each seat's usual marker offset),
+* each seat's shell spot and supply spot, and the fields of the reference patch.
+
+Pure numpy; no OpenCV.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from games.tribes.rules.profile import BoxProfile
+from games.tribes.vision.layout import TRACK_NAMES, Hex, Layout, Point, rect_corners
+
+HEX_PATCH_MM = 48.0
+"""Side of the window around a landscape tile for recognising its type (the tile is 46 mm corner to
+corner in the default layout; scaled with the layout's tile size)."""
+COUNT_PATCH_MM = 62.0
+"""Side of the window for counting members on a hex (meeples lean out of their hex when the camera
+is tilted, so the window is larger than the tile)."""
+EMBED_PX = 40
+"""Pixels per side of the patches fed to the feature model."""
+COUNT_PX = 48
+"""Pixels per side of the patches fed to the counting models."""
+
+
+@dataclass(frozen=True)
+class PatchSet:
+    """A batch of square windows on the table: centres (N x 2 mm), rotations (N, degrees), side (mm)
+    and output side (px). ``key`` names the set for caching."""
+
+    key: str
+    centers: np.ndarray
+    rotations: np.ndarray
+    side_mm: float
+    px: int
+
+    def __len__(self) -> int:
+        return len(self.centers)
+
+    @cached_property
+    def grid(self) -> np.ndarray:
+        """Table points (N x px x px x 2, mm) of every output pixel centre."""
+        n = len(self.centers)
+        step = self.side_mm / self.px
+        ax = (np.arange(self.px) + 0.5) * step - self.side_mm / 2
+        gx, gy = np.meshgrid(ax, ax)
+        local = np.stack([gx, gy], -1)[None].repeat(n, 0)  # N x px x px x 2
+        a = np.radians(self.rotations)[:, None, None]
+        c, s = np.cos(a), np.sin(a)
+        x = c * local[..., 0] - s * local[..., 1] + self.centers[:, None, None, 0]
+        y = s * local[..., 0] + c * local[..., 1] + self.centers[:, None, None, 1]
+        return np.stack([x, y], -1)
+
+
+def patch_set(
+    key: str, centers: list[Point] | np.ndarray, rotations: list[float] | np.ndarray | float, side_mm: float, px: int
+) -> PatchSet:
+    """Build a :class:`PatchSet` (a scalar rotation applies to every window)."""
+    c = np.asarray(centers, np.float64).reshape(-1, 2)
+    r = np.broadcast_to(np.asarray(rotations, np.float64), (len(c),)).copy()
+    return PatchSet(key, c, r, float(side_mm), int(px))
+
+
+class Regions:
+    """The readable spots of ``layout`` for a game with ``profile`` (track space counts)."""
+
+    def __init__(self, layout: Layout, profile: BoxProfile) -> None:
+        self.layout = layout
+        self.profile = profile
+        self.scale = layout.hex.flat_to_flat / 40.0  # windows grow with the layout's tiles
+        self.track_counts = {t.name: len(t.vp) for t in profile.tracks}
+
+    # --- land ---------------------------------------------------------------------------------
+    def hex_center(self, seat: int, h: Hex) -> Point:
+        """Centre (mm) of hex ``h`` of ``seat``'s land."""
+        return self.layout.hex_center(seat, h)
+
+    def hex_patches(self, cells: list[tuple[int, Hex]], px: int = EMBED_PX) -> PatchSet:
+        """Windows for recognising the tiles at ``cells`` ((seat, hex) pairs)."""
+        lay = self.layout
+        centers = [lay.hex_center(s, h) for s, h in cells]
+        rots = [lay.hex_rotation(s) for s, _ in cells]
+        return patch_set("hex", centers, rots, HEX_PATCH_MM * self.scale, px)
+
+    def count_patches(self, cells: list[tuple[int, Hex]], px: int = COUNT_PX) -> PatchSet:
+        """Larger windows for counting members on the hexes at ``cells``."""
+        lay = self.layout
+        centers = [lay.hex_center(s, h) for s, h in cells]
+        rots = [lay.seats[s].rotation for s, _ in cells]
+        return patch_set("count", centers, rots, COUNT_PATCH_MM * self.scale, px)
+
+    def area_hexes(self, seat: int) -> list[Hex]:
+        """Hexes of the seat's land area (where the camera expects its land)."""
+        return self.layout.area_hexes(seat)
+
+    # --- row and board ------------------------------------------------------------------------
+    @cached_property
+    def row_side(self) -> float:
+        """Window side (mm) for a row slot: the larger tile (action or event) plus a margin."""
+        lay = self.layout
+        return max(*lay.action_size, *lay.event_size) + 4.0
+
+    def row_patches(self, px: int = EMBED_PX) -> PatchSet:
+        """One window per row slot (slot 1 first)."""
+        return patch_set("row", list(self.layout.row_slots), self.layout.row_rotation, self.row_side, px)
+
+    def row_count_patches(self, px: int = COUNT_PX) -> PatchSet:
+        """Windows for counting shells on each row slot (as large as the slot pitch allows)."""
+        lay = self.layout
+        side = self.row_side + 6.0
+        return patch_set("rowcount", list(lay.row_slots), lay.row_rotation, side, px)
+
+    @cached_property
+    def board_positions(self) -> list[tuple[int, int]]:
+        """``(era, col)`` of every achievement position, era 1 first."""
+        return [(e, c) for e in (1, 2, 3) for c in range(len(self.layout.board[e - 1]))]
+
+    def board_patches(self, px: int = EMBED_PX) -> PatchSet:
+        """One window per achievement position (order of :attr:`board_positions`)."""
+        lay = self.layout
+        centers = [lay.board_tile(e, c) for e, c in self.board_positions]
+        side = max(lay.achievement_size) + 6.0
+        return patch_set("board", centers, lay.board_rotation, side, px)
+
+    def stone_points(self) -> list[tuple[int, int, int, Point]]:
+        """``(era, col, slot, centre mm)`` of every stone slot."""
+        lay = self.layout
+        out = []
+        for e, c in self.board_positions:
+            for k in range(len(lay.stone_slots)):
+                out.append((e, c, k, lay.stone_slot(e, c, k)))
+        return out
+
+    @cached_property
+    def stone_radius(self) -> float:
+        """Half the distance between neighbouring stone slots (mm): how far a stone's disc reaches."""
+        pts = np.asarray(self.layout.stone_slots, np.float64)
+        if len(pts) < 2:
+            return 6.0
+        d = np.linalg.norm(pts[1:] - pts[:-1], axis=1)
+        return float(max(3.0, d.min() / 2))
+
+    # --- tracks -------------------------------------------------------------------------------
+    def track_spaces(self, track: str) -> list[Point]:
+        """Centres (mm) of the spaces of ``track``, lowest first."""
+        return self.layout.track_spaces(track, self.track_counts[track])
+
+    @cached_property
+    def track_pitch(self) -> float:
+        """Smallest distance (mm) between two neighbouring spaces of any track."""
+        best = np.inf
+        for t in TRACK_NAMES:
+            sp = np.asarray(self.track_spaces(t), np.float64)
+            if len(sp) > 1:
+                best = min(best, float(np.linalg.norm(sp[1:] - sp[:-1], axis=1).min()))
+        return float(best) if np.isfinite(best) else 40.0
+
+    # --- shells, supply, reference patch -------------------------------------------------------
+    def shell_patches(self, seats: list[int], px: int = COUNT_PX) -> PatchSet:
+        """Windows over the shell spots of ``seats`` (turned with the seat)."""
+        lay = self.layout
+        centers = [lay.seats[s].shells_center for s in seats]
+        side = max(2 * lay.seats[s].shells_radius for s in seats) + 10.0 if seats else 80.0
+        return patch_set("shells", centers, [lay.seats[s].rotation for s in seats], side, px)
+
+    def supply_patches(self, seats: list[int], px: int = 64) -> PatchSet:
+        """Windows over the supply spots of ``seats`` (members, stones and arrow not in play)."""
+        lay = self.layout
+        centers = [lay.seats[s].supply_center for s in seats]
+        side = max(2 * lay.seats[s].supply_radius for s in seats) + 10.0 if seats else 110.0
+        return patch_set("supply", centers, [lay.seats[s].rotation for s in seats], side, px)
+
+    def tone_patches(self, px: int = 8) -> PatchSet:
+        """The inner half of each field of the reference patch (white, grey, black, …)."""
+        p = self.layout.patch
+        centers = []
+        for i in range(len(p.tones)):
+            cs = np.asarray(p.tone_corners(i))
+            centers.append(tuple(cs.mean(0)))
+        side = 0.5 * min(p.size[0] / len(p.tones), p.size[1])
+        return patch_set("tones", centers, p.rotation, side, px)
+
+    def table_ring(self, px: int = 8) -> PatchSet:
+        """Small windows of bare table (between the markers and the reference patch) used to learn
+        the table's colour: points a little inside each table-corner marker."""
+        lay = self.layout
+        w, h = lay.table
+        pts = []
+        for m in lay.markers:
+            cx, cy = m.center
+            dx = 1.0 if cx < w / 2 else -1.0
+            dy = 1.0 if cy < h / 2 else -1.0
+            off = m.size * 0.9
+            pts.append((cx + dx * off, cy))
+            pts.append((cx, cy + dy * off))
+        return patch_set("ring", pts, 0.0, 10.0, px)
+
+    def marker_outline(self, marker_id: int) -> list[Point]:
+        """The corners of a marker (mm)."""
+        m = self.layout.marker(marker_id)
+        return rect_corners(m.center, (m.size, m.size), m.rotation)

@@ -1,0 +1,539 @@
+"""The game runtime: the one object the web page, the camera tracker and the LED strip attach to.
+
+:class:`GameRuntime` holds the current game (settings, box profile, move log and states), writes
+every committed change to the live journal (:mod:`webui.journal`) and fsyncs it *before* anyone is
+told, resumes the last game exactly on start (by replaying the journal through the engine), and
+tells subscribers about every change. It does not import Flask: any front end can drive it.
+
+Changes:
+
+- ``submit`` — a move (a decision or a chance outcome reported from the table).
+- ``undo`` — take back the last move, only within the current turn and never a revealed chance
+  outcome (Board Game Arena's undo policy; see :meth:`GameRuntime.undo_status`).
+- ``correct`` — fix the record: replace move *k* by another and replay the moves after it. The
+  journal keeps both the original and the correction (docs/live-journal.md).
+- ``new_game`` — players in seat order (or a position to start from), optionally the setup outcome.
+
+Every change bumps the state id (a monotonic integer, also across games and restarts). A change
+that names a state id other than the current one is refused with :class:`StaleStateError`, so a
+double-submitted form or a camera reading of an old picture is never applied twice.
+
+Subscribers are plain callables ``callback(change)`` receiving a :class:`Change` (state id, op,
+state, move, prompt). They are called in order, from the thread that made the change, after the
+journal is on disk; they must return quickly (queue the work) and must not raise (errors are logged).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from games.tribes.rules.engine import apply
+from games.tribes.rules.errors import IllegalMoveError, InvalidMoveError, JournalError, PositionError, ProfileError
+from games.tribes.rules.game import JOURNAL_FORMAT, JOURNAL_VERSION, Game
+from games.tribes.rules.legal import describe
+from games.tribes.rules.moves import Move, parse_move
+from games.tribes.rules.position import state_from_dict
+from games.tribes.rules.profile import BoxProfile, default_profile, load_profile, parse_profile
+from games.tribes.rules.state import State
+from session.journal import (
+    LIVE_FORMAT,
+    LIVE_VERSION,
+    JournalFile,
+    JournalFileError,
+    dumps_line,
+    game_files,
+    now_iso,
+    read_journal,
+    write_atomic,
+)
+
+log = logging.getLogger(__name__)
+
+REST_MODES: tuple[str, ...] = ("replay", "prefix", "truncate")
+"""What a correction does with the moves after the corrected one: ``replay`` keeps them all (refused
+if one no longer applies), ``prefix`` keeps them up to the first that no longer applies, ``truncate``
+drops them all."""
+
+
+class RuntimeRefusal(Exception):
+    """Base of the runtime's refusals; ``code`` is the typed error name the HTTP API uses."""
+
+    code = "refused"
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+class StaleStateError(RuntimeRefusal):
+    """The change was based on state id ``given``; the game is at ``current``."""
+
+    code = "stale_state"
+
+    def __init__(self, given: int, current: int) -> None:
+        self.given = given
+        self.current = current
+        super().__init__(f"the game has moved on: your view is state {given}, the game is at state {current}")
+
+
+class NoGameError(RuntimeRefusal):
+    """No game has been started yet."""
+
+    code = "no_game"
+
+
+class UndoRefused(RuntimeRefusal):
+    """Undo is not allowed now; ``reason`` is one of nothing, chance, turn_over."""
+
+    code = "undo_refused"
+
+    def __init__(self, reason: str, message: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+class CorrectionConflict(RuntimeRefusal):
+    """A correction after which the later move at ``index`` no longer applies (``rest='replay'``)."""
+
+    code = "illegal_move"
+
+    def __init__(self, index: int, move: Move, error: IllegalMoveError) -> None:
+        self.index = index
+        self.move = move
+        self.error = error
+        self.clause = error.clause
+        super().__init__(
+            f"after the correction, move {index + 1} ({move}) no longer applies: {error}; "
+            "correct with rest='prefix' or 'truncate' to drop it and the moves after it"
+        )
+
+
+class StorageError(RuntimeRefusal):
+    """The journal could not be written: the change was not made."""
+
+    code = "storage_error"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One committed change, as subscribers see it."""
+
+    state_id: int
+    op: str  # new | resume | move | undo | correct
+    state: State
+    move: Move | None
+    index: int | None  # the move index concerned (the new move, the undone or corrected one)
+    prompt: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A consistent copy of the runtime's current game for readers."""
+
+    state_id: int
+    settings: dict[str, Any]
+    moves: tuple[Move, ...]
+    states: tuple[State, ...]
+    journal: str | None
+    entries: tuple[dict[str, Any], ...] = field(default=())
+
+    @property
+    def state(self) -> State:
+        """The current state."""
+        return self.states[-1]
+
+
+def turn_key(state: State) -> tuple[Any, ...]:
+    """Which turn a state belongs to, for the undo policy: setup placements are one turn per seat;
+    after that a turn runs from a player's tile choice to the next player's (event answers by other
+    players belong to the chooser's turn)."""
+    kind = state.pending.kind
+    if kind in ("setup", "first_member"):
+        return ("setup", state.pending.seat)
+    if kind == "game_over":
+        return ("over",)
+    return ("turn", state.turn)
+
+
+class GameRuntime:
+    """The current game with its durable journal; thread-safe."""
+
+    def __init__(
+        self,
+        data_dir: str | Path,
+        *,
+        fsync: bool = True,
+        resume: bool = True,
+        profile: BoxProfile | None = None,
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self.games_dir = self.data_dir / "games"
+        self.profile_path = self.data_dir / "profile.json"
+        self.fsync = fsync
+        self.warnings: list[str] = []
+        self._lock = threading.RLock()
+        self._subscribers: list[Callable[[Change], None]] = []
+        self._game: Game | None = None
+        self._journal: JournalFile | None = None
+        self._entries: list[dict[str, Any]] = []
+        self._base = 0
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        if profile is not None:
+            self._profile = profile
+        elif self.profile_path.exists():
+            self._profile = load_profile(self.profile_path)  # ProfileError names the file and field
+        else:
+            self._profile = default_profile()
+        if resume:
+            self._resume()
+
+    # --- reading ---------------------------------------------------------------------------------
+    @property
+    def state_id(self) -> int:
+        """The current state id (0 before the first game)."""
+        with self._lock:
+            return self._base + len(self._entries)
+
+    @property
+    def has_game(self) -> bool:
+        """True once a game has been started or resumed."""
+        return self._game is not None
+
+    @property
+    def profile(self) -> BoxProfile:
+        """The saved box profile: what new games use unless told otherwise."""
+        return self._profile
+
+    @property
+    def journal_path(self) -> Path | None:
+        """The file of the current game's journal."""
+        return self._journal.path if self._journal else None
+
+    def snapshot(self) -> Snapshot:
+        """The current game, copied consistently; :class:`NoGameError` before the first game."""
+        with self._lock:
+            game = self._require_game()
+            return Snapshot(
+                self._base + len(self._entries),
+                dict(game.settings),
+                tuple(game.moves),
+                tuple(game.states),
+                self._journal.path.name if self._journal else None,
+                tuple(self._entries),
+            )
+
+    def export(self) -> dict[str, Any]:
+        """The game record (settings, moves, final ranking once over): the engine's journal JSON,
+        readable by ``tribes-companion rules replay``."""
+        with self._lock:
+            return self._require_game().to_dict()
+
+    def undo_status(self, table: bool = False) -> tuple[bool, str, str]:
+        """``(allowed, reason, message)`` for undoing the last move now (see :meth:`undo`); ``table``:
+        for a takeback the camera saw on the table."""
+        with self._lock:
+            game = self._game
+            if game is None or not game.moves:
+                return False, "nothing", "there is no move to undo"
+            last = game.moves[-1]
+            before, after = game.states[-2], game.states[-1]
+            if last.chance:
+                return (
+                    False,
+                    "chance",
+                    f"the last entry ({last}) is a revealed chance outcome: it cannot be undone "
+                    "(use Correct to fix the record)",
+                )
+            if after.is_over or (turn_key(before) != turn_key(after) and not table):
+                who = before.players[before.pending.seat].name
+                return (
+                    False,
+                    "turn_over",
+                    f"'{last}' ended {who}'s turn: undo works only within the current turn "
+                    "(use Correct to fix the record)",
+                )
+            return True, "", f"undo '{last}'"
+
+    # --- subscribers -----------------------------------------------------------------------------
+    def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]:
+        """Call ``callback(change)`` after every committed change; returns a function that
+        unsubscribes."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _notify(self, change: Change) -> None:
+        for cb in list(self._subscribers):
+            try:
+                cb(change)
+            except Exception:  # a broken subscriber must not break the game
+                log.exception("subscriber %r failed", cb)
+
+    def _change(self, op: str, move: Move | None, index: int | None) -> Change:
+        game = self._require_game()
+        change = Change(self._base + len(self._entries), op, game.state, move, index, describe(game.state))
+        self._notify(change)
+        return change
+
+    # --- writing ---------------------------------------------------------------------------------
+    def new_game(
+        self,
+        players: Sequence[tuple[str, str]] | None = None,
+        *,
+        profile: BoxProfile | None = None,
+        position: dict[str, Any] | None = None,
+        setup: Move | str | None = None,
+        state_id: int | None = None,
+    ) -> Change:
+        """Start a new game: ``players`` as ``(name, colour)`` in seat order from the start player,
+        or a ``position`` (docs/position.md) to start from; ``setup`` is the setup outcome as laid on
+        the table (else the game waits for it). ``profile`` defaults to the saved box profile.
+
+        Raises ValueError (bad players), :class:`rules.errors.PositionError`,
+        :class:`rules.errors.IllegalMoveError` (a setup that breaks the rules) or
+        :class:`StaleStateError`.
+        """
+        prof = profile or self._profile
+        with self._lock:
+            self._check_stale(state_id)
+            if position is not None:
+                game = Game.from_position(state_from_dict(position, prof, "position"))
+            else:
+                if not players:
+                    raise ValueError("players: name 2 to 4 players")
+                game = Game.new(list(players), prof)
+            if setup is not None:
+                game.push(setup)
+            base = self._base + len(self._entries) + 1
+            header = {
+                "format": LIVE_FORMAT,
+                "version": LIVE_VERSION,
+                "created": now_iso(),
+                "base_state_id": base,
+                "settings": game.settings,
+            }
+            entries = [
+                {"op": "move", "n": i, "move": str(m), "id": base + i + 1, "at": header["created"]}
+                for i, m in enumerate(game.moves)
+            ]
+            try:
+                journal = JournalFile.create(self.games_dir, header, self.fsync, entries)
+            except OSError as exc:
+                raise StorageError(f"cannot write the journal in {self.games_dir}: {exc}") from None
+            if self._journal:
+                self._journal.close()
+            self._journal = journal
+            self._game = game
+            self._base = base
+            self._entries = entries
+            return self._change("new", game.moves[-1] if game.moves else None, None)
+
+    def submit(self, move: Move | str, state_id: int | None = None) -> Change:
+        """Apply a move (or its notation) to the current game; raises the engine's
+        :class:`~rules.errors.IllegalMoveError` / :class:`~rules.errors.InvalidMoveError`,
+        :class:`StaleStateError` or :class:`NoGameError`, changing nothing."""
+        if isinstance(move, str):
+            move = parse_move(move)
+        with self._lock:
+            game = self._require_game()
+            self._check_stale(state_id)
+            nxt = apply(game.state, move)
+            n = len(game.moves)
+            self._append({"op": "move", "n": n, "move": str(move)})
+            game.moves.append(move)
+            game.states.append(nxt)
+            return self._change("move", move, n)
+
+    def undo(self, state_id: int | None = None, table: bool = False) -> Change:
+        """Take back the last move: allowed only within the current turn and never for a revealed
+        chance outcome (BGA's policy); raises :class:`UndoRefused` otherwise.
+
+        ``table``: the players put the table back themselves and the camera saw it (camera mode's
+        tracker). Then a move that ended a turn may be taken back too, as long as it is the last one
+        (the next player has not moved) and the game is not over: the record follows the table. A
+        revealed chance outcome still cannot be (a tile drawn or turned up was seen)."""
+        with self._lock:
+            game = self._require_game()
+            self._check_stale(state_id)
+            ok, reason, message = self.undo_status(table)
+            if not ok:
+                raise UndoRefused(reason, message)
+            n = len(game.moves) - 1
+            last = game.moves[n]
+            self._append({"op": "undo", "n": n, "move": str(last)})
+            game.moves.pop()
+            game.states.pop()
+            return self._change("undo", last, n)
+
+    def correct(self, index: int, move: Move | str, state_id: int | None = None, rest: str = "replay") -> Change:
+        """Fix the record: move ``index`` (0-based) becomes ``move`` and the moves after it are
+        replayed according to ``rest`` (:data:`REST_MODES`). The journal keeps the original move and
+        the correction. Raises IllegalMoveError (the new move itself is illegal there),
+        :class:`CorrectionConflict`, IndexError (no such move) or :class:`StaleStateError`."""
+        if rest not in REST_MODES:
+            raise ValueError(f"rest must be one of {', '.join(REST_MODES)}")
+        if isinstance(move, str):
+            move = parse_move(move)
+        with self._lock:
+            game = self._require_game()
+            self._check_stale(state_id)
+            if not 0 <= index < len(game.moves):
+                raise IndexError(f"there is no move {index + 1}: the game has {len(game.moves)} moves")
+            new_game, kept, dropped = _corrected(game, index, move, rest)
+            self._append(
+                {
+                    "op": "correct",
+                    "n": index,
+                    "move": str(move),
+                    "was": str(game.moves[index]),
+                    "rest": rest,
+                    "kept": kept,
+                    "dropped": [str(m) for m in dropped],
+                }
+            )
+            self._game = new_game
+            return self._change("correct", move, index)
+
+    def save_profile(self, raw: dict[str, Any]) -> BoxProfile:
+        """Validate and save the box profile new games use; raises ProfileError naming the field."""
+        prof = parse_profile(raw, "box profile")
+        data = (json.dumps(prof.raw, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+        try:
+            write_atomic(self.profile_path, data, self.fsync)
+        except OSError as exc:
+            raise StorageError(f"cannot save the box profile to {self.profile_path}: {exc}") from None
+        with self._lock:
+            self._profile = prof
+        return prof
+
+    def close(self) -> None:
+        """Close the journal file."""
+        with self._lock:
+            if self._journal:
+                self._journal.close()
+
+    # --- internals -------------------------------------------------------------------------------
+    def _require_game(self) -> Game:
+        if self._game is None:
+            raise NoGameError("no game yet: start one (POST /api/games)")
+        return self._game
+
+    def _check_stale(self, state_id: int | None) -> None:
+        current = self._base + len(self._entries)
+        if state_id is not None and state_id != current:
+            raise StaleStateError(state_id, current)
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        assert self._journal is not None
+        entry["id"] = self._base + len(self._entries) + 1
+        entry["at"] = now_iso()
+        try:
+            self._journal.append(entry)
+        except OSError as exc:
+            raise StorageError(f"cannot write the journal {self._journal.path}: {exc}") from None
+        self._entries.append(entry)
+
+    def _resume(self) -> None:
+        files = game_files(self.games_dir)
+        if not files:
+            return
+        contents = read_journal(files[-1])
+        for w in contents.warnings:
+            log.warning("%s", w)
+            self.warnings.append(w)
+        game = replay_entries(contents.header, contents.entries, str(contents.path))
+        journal = JournalFile(contents.path, self.fsync)
+        journal.open_append(contents.valid_size)
+        self._journal = journal
+        self._game = game
+        self._base = contents.header["base_state_id"]
+        self._entries = list(contents.entries)
+        self._change("resume", game.moves[-1] if game.moves else None, None)
+
+
+def _rebuild(game: Game, upto: int) -> Game:
+    """A game sharing the first ``upto`` moves (and states) of ``game``."""
+    return Game(dict(game.settings), list(game.states[: upto + 1]), list(game.moves[:upto]))
+
+
+def _corrected(game: Game, index: int, move: Move, rest: str) -> tuple[Game, int, list[Move]]:
+    """The game with move ``index`` replaced, plus how many later moves were kept and which dropped."""
+    later = list(game.moves[index + 1 :])
+    out = _rebuild(game, index)
+    out.push(move)  # IllegalMoveError if the replacement itself is illegal here
+    if rest == "truncate":
+        return out, 0, later
+    for j, m in enumerate(later):
+        try:
+            out.push(m)
+        except IllegalMoveError as exc:
+            if rest == "replay":
+                raise CorrectionConflict(index + 1 + j, m, exc) from None
+            return out, j, later[j:]
+    return out, len(later), []
+
+
+def replay_entries(header: dict[str, Any], entries: Sequence[dict[str, Any]], source: str) -> Game:
+    """Rebuild a game from a live journal's header and entries; :class:`JournalFileError` names the
+    line of the first entry that does not replay."""
+    try:
+        game = Game.from_dict(
+            {"format": JOURNAL_FORMAT, "version": JOURNAL_VERSION, "settings": header["settings"], "moves": []},
+            source,
+        )
+    except (JournalError, PositionError, ProfileError) as exc:
+        raise JournalFileError(source, 1, f"settings do not make a game: {exc}") from None
+    for line, entry in enumerate(entries, start=2):
+        op, n = entry["op"], entry["n"]
+        try:
+            move = parse_move(entry["move"])
+            if op == "move":
+                if n != len(game.moves):
+                    raise ValueError(f"move index {n} does not follow the {len(game.moves)} moves before it")
+                game.push(move)
+            elif op == "undo":
+                if n != len(game.moves) - 1 or game.moves[-1] != move:
+                    raise ValueError(f"undo of move {n} ({move}) does not match the last move")
+                game.moves.pop()
+                game.states.pop()
+            else:
+                if not 0 <= n < len(game.moves):
+                    raise ValueError(f"correction of move {n}, but the game has {len(game.moves)} moves")
+                rest = entry.get("rest", "replay")
+                if rest not in REST_MODES:
+                    raise ValueError(f"rest must be one of {', '.join(REST_MODES)}")
+                new, kept, _ = _corrected(game, n, move, rest)
+                if kept != entry.get("kept", kept):
+                    raise ValueError(f"the correction kept {kept} later moves, the journal says {entry['kept']}")
+                game = new
+        except (IllegalMoveError, InvalidMoveError, CorrectionConflict, ValueError) as exc:
+            raise JournalFileError(source, line, f"{op} does not replay: {exc}") from None
+    return game
+
+
+__all__ = [
+    "REST_MODES",
+    "Change",
+    "CorrectionConflict",
+    "GameRuntime",
+    "NoGameError",
+    "RuntimeRefusal",
+    "Snapshot",
+    "StaleStateError",
+    "StorageError",
+    "UndoRefused",
+    "dumps_line",
+    "turn_key",
+]
