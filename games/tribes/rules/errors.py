@@ -6,40 +6,27 @@ Each message is one line that quotes the offending input and names where it came
 
 from __future__ import annotations
 
+import datafile
+from games import errors as base
 
-class RulesError(ValueError):
+
+class RulesError(base.GameError):
     """Base class of every error the rules engine raises for bad input."""
 
 
-class IllegalMoveError(RulesError):
+class IllegalMoveError(RulesError, base.IllegalMoveError):
     """A well-formed move that the rules forbid in this state; ``clause`` names the rule."""
 
-    def __init__(self, clause: str, message: str, move: str = "", context: str = "") -> None:
-        self.clause = clause
-        self.reason = message
-        self.move = move
-        self.context = context
-        text = f"{clause}: {message}"
-        if move:
-            text = f"illegal move {move!r}: {text}"
-        if context:
-            text = f"{text} ({context})"
-        super().__init__(text)
 
-
-class InvalidMoveError(RulesError):
+class InvalidMoveError(RulesError, base.InvalidMoveError):
     """Text that is not a move in the notation (see docs/notation.md)."""
 
 
-class DataFileError(RulesError):
+class DataFileError(RulesError, datafile.DataFileError):
     """A data file (profile, position, journal) that is malformed: names the file, field and reason."""
 
     def __init__(self, source: str, field: str, reason: str) -> None:
-        self.source = source
-        self.field = field
-        self.reason = reason
-        where = f"{source}: {field}" if field else source
-        super().__init__(f"{where}: {reason}")
+        datafile.DataFileError.__init__(self, source, field, reason)
 
 
 class ProfileError(DataFileError):
@@ -50,5 +37,5 @@ class PositionError(DataFileError):
     """A position (JSON) that is malformed or inconsistent."""
 
 
-class JournalError(DataFileError):
+class JournalError(DataFileError, base.JournalError):
     """A journal (settings + move log) that cannot be read or does not replay."""

@@ -77,17 +77,12 @@ class Game:
         out: dict[str, Any] = {
             "format": JOURNAL_FORMAT,
             "version": JOURNAL_VERSION,
+            "game": "tribes",
             "settings": self.settings,
             "moves": [str(m) for m in self.moves],
         }
         if self.state.is_over:
-            out["result"] = {
-                "ranking": [
-                    {"place": s.place, "name": s.name, "vp": s.total, "shells": s.shells, "exhausted": s.exhausted}
-                    for s in ranking(self.state)
-                ],
-                "scores": [b.to_dict() for b in scoreboard(self.state)],
-            }
+            out["result"] = journal_result(self.state)
         return out
 
     @staticmethod
@@ -102,26 +97,7 @@ class Game:
         settings = data.get("settings")
         if not isinstance(settings, dict):
             raise JournalError(source, "settings", "must be an object")
-        try:
-            profile = resolve_profile(settings.get("profile", "default"), source)
-        except ProfileError as exc:
-            raise JournalError(source, "settings.profile", str(exc)) from None
-        if settings.get("start") is not None:
-            try:
-                game = Game.from_position(state_from_dict(settings["start"], profile, f"{source}: settings.start"))
-            except PositionError as exc:
-                raise JournalError(source, "settings.start", str(exc)) from None
-        else:
-            raw = settings.get("players")
-            if not isinstance(raw, list) or not all(
-                isinstance(p, dict) and isinstance(p.get("name"), str) for p in raw
-            ):
-                raise JournalError(source, "settings.players", 'must be a list of {"name": …, "colour": …}')
-            try:
-                game = Game.new([(p["name"], str(p.get("colour", "grey"))) for p in raw], profile)
-            except ValueError as exc:
-                raise JournalError(source, "settings.players", str(exc)) from None
-        game.settings = dict(settings)
+        game = Game(dict(settings), [state_from_settings(settings, source)])
         moves = data.get("moves", [])
         if not isinstance(moves, list):
             raise JournalError(source, "moves", "must be a list of moves in notation")
@@ -131,6 +107,38 @@ class Game:
             except (InvalidMoveError, ValueError) as exc:
                 raise JournalError(source, f"moves[{i}]", str(exc)) from None
         return game
+
+
+def journal_result(state: State) -> dict[str, Any]:
+    """The result a finished game's journal records: the ranking (R-END-7) and the final scores."""
+    return {
+        "ranking": [
+            {"place": s.place, "name": s.name, "vp": s.total, "shells": s.shells, "exhausted": s.exhausted}
+            for s in ranking(state)
+        ],
+        "scores": [b.to_dict() for b in scoreboard(state)],
+    }
+
+
+def state_from_settings(settings: dict[str, Any], source: str = "<settings>") -> State:
+    """The state before the first move of a game with these settings (players and box profile, or
+    a starting position); :class:`JournalError` names the source and field."""
+    try:
+        profile = resolve_profile(settings.get("profile", "default"), source)
+    except ProfileError as exc:
+        raise JournalError(source, "settings.profile", str(exc)) from None
+    if settings.get("start") is not None:
+        try:
+            return state_from_dict(settings["start"], profile, f"{source}: settings.start")
+        except PositionError as exc:
+            raise JournalError(source, "settings.start", str(exc)) from None
+    raw = settings.get("players")
+    if not isinstance(raw, list) or not all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in raw):
+        raise JournalError(source, "settings.players", 'must be a list of {"name": …, "colour": …}')
+    try:
+        return new_game([(p["name"], str(p.get("colour", "grey"))) for p in raw], profile)
+    except ValueError as exc:
+        raise JournalError(source, "settings.players", str(exc)) from None
 
 
 def load_json(path: str | Path, what: str) -> Any:

@@ -11,17 +11,34 @@ simulations); the engine never draws by itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from typing import Any, ClassVar
 
 EffectPath = tuple[int, ...]
 """Where an effect sits in its event: entry index, effect index, and for choices option and effect."""
 
 
+class PendingKind(StrEnum):
+    """What a :class:`Pending` step waits for (a closed set; compares equal to its text)."""
+
+    NONE = ""
+    SETUP = "setup"
+    FIRST_MEMBER = "first_member"
+    CHOOSE = "choose"
+    DRAW = "draw"
+    PLACE = "place"
+    RESTORE = "restore"
+    REVEAL = "reveal"
+    EVENT_REVEAL = "event_reveal"
+    EVENT = "event"
+    GAME_OVER = "game_over"
+
+
 @dataclass(frozen=True, slots=True)
 class Pending:
     """Base class. ``seat`` is who acts (for chance nodes the seat whose turn it is)."""
 
-    kind: ClassVar[str] = ""
+    kind: ClassVar[PendingKind] = PendingKind.NONE
     chance: ClassVar[bool] = False
     seat: int = 0
 
@@ -43,7 +60,7 @@ def _jsonable(val: Any) -> Any:
 class SetupPending(Pending):
     """The setup outcome (action row order, era-1 layout, starting tiles) must be reported."""
 
-    kind: ClassVar[str] = "setup"
+    kind: ClassVar[PendingKind] = PendingKind.SETUP
     chance: ClassVar[bool] = True
 
 
@@ -51,21 +68,21 @@ class SetupPending(Pending):
 class FirstMemberPending(Pending):
     """``seat`` places their first tribe member on one of their three tiles (R-SET-10)."""
 
-    kind: ClassVar[str] = "first_member"
+    kind: ClassVar[PendingKind] = PendingKind.FIRST_MEMBER
 
 
 @dataclass(frozen=True, slots=True)
 class ChoosePending(Pending):
     """``seat`` chooses a tile of the action row and what to do with it (R-TURN-1)."""
 
-    kind: ClassVar[str] = "choose"
+    kind: ClassVar[PendingKind] = PendingKind.CHOOSE
 
 
 @dataclass(frozen=True, slots=True)
 class DrawPending(Pending):
     """Which ``count`` tiles came out of the bag for an Exploration (R-ACT-EXP-1)."""
 
-    kind: ClassVar[str] = "draw"
+    kind: ClassVar[PendingKind] = PendingKind.DRAW
     chance: ClassVar[bool] = True
     count: int = 0
 
@@ -74,7 +91,7 @@ class DrawPending(Pending):
 class PlacePending(Pending):
     """``seat`` places the ``drawn`` tiles adjacent to their land (R-ACT-EXP-1)."""
 
-    kind: ClassVar[str] = "place"
+    kind: ClassVar[PendingKind] = PendingKind.PLACE
     drawn: tuple[str, ...] = ()
 
 
@@ -82,7 +99,7 @@ class PlacePending(Pending):
 class RestorePending(Pending):
     """Bag empty: ``seat`` may turn up to ``count`` unoccupied exhausted tiles back (R-ACT-EXP-3)."""
 
-    kind: ClassVar[str] = "restore"
+    kind: ClassVar[PendingKind] = PendingKind.RESTORE
     count: int = 0
 
 
@@ -91,7 +108,7 @@ class RevealPending(Pending):
     """Which tile was revealed at board position ``era``/``col`` (R-ACH-8); ``then_event`` is the era
     of an event to reveal afterwards for a lightning slot (0: none)."""
 
-    kind: ClassVar[str] = "reveal"
+    kind: ClassVar[PendingKind] = PendingKind.REVEAL
     chance: ClassVar[bool] = True
     era: int = 0
     col: int = 0
@@ -102,7 +119,7 @@ class RevealPending(Pending):
 class EventRevealPending(Pending):
     """Which event came off the top of the ``era`` stack for a lightning slot (R-ACH-6)."""
 
-    kind: ClassVar[str] = "event_reveal"
+    kind: ClassVar[PendingKind] = PendingKind.EVENT_REVEAL
     chance: ClassVar[bool] = True
     era: int = 0
 
@@ -113,7 +130,7 @@ class EventPending(Pending):
     of option, or which members/tiles); ``queue`` holds the (seat, path) effects still to resolve,
     in order: the chooser first, then clockwise (R-EVT-6)."""
 
-    kind: ClassVar[str] = "event"
+    kind: ClassVar[PendingKind] = PendingKind.EVENT
     event: str = ""
     chooser: int = 0
     path: EffectPath = ()
@@ -124,10 +141,10 @@ class EventPending(Pending):
 class GameOverPending(Pending):
     """The game has ended (R-END-2); only scoring remains."""
 
-    kind: ClassVar[str] = "game_over"
+    kind: ClassVar[PendingKind] = PendingKind.GAME_OVER
 
 
-PENDING_TYPES: dict[str, type[Pending]] = {
+PENDING_TYPES: dict[PendingKind, type[Pending]] = {
     cls.kind: cls
     for cls in (
         SetupPending,

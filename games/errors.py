@@ -1,0 +1,45 @@
+"""The typed errors every game raises, so the chassis can catch them without knowing the game.
+
+All derive from :class:`ValueError` (python-chess style). A game may subclass them (Tribes does);
+the message is one line that quotes the input and names the rule clause or the file and field.
+"""
+
+from __future__ import annotations
+
+from datafile import DataFileError
+
+
+class GameError(ValueError):
+    """Base of the errors a game raises for bad input."""
+
+
+class IllegalMoveError(GameError):
+    """A well-formed move that the rules forbid in this state; ``clause`` names the rule
+    (``R-ACT-OFF-2``), ``reason`` says why, ``move`` quotes the move and ``context`` the state."""
+
+    def __init__(self, clause: str, message: str, move: str = "", context: str = "") -> None:
+        self.clause = clause
+        self.reason = message
+        self.move = move
+        self.context = context
+        text = f"{clause}: {message}"
+        if move:
+            text = f"illegal move {move!r}: {text}"
+        if context:
+            text = f"{text} ({context})"
+        super().__init__(text)
+
+
+class InvalidMoveError(GameError):
+    """Text that is not a move in the game's notation (it quotes the text)."""
+
+
+class JournalError(DataFileError):
+    """A saved game (settings + move log) that cannot be read or does not replay."""
+
+
+class UnknownGameError(GameError):
+    """No game is registered under this id."""
+
+
+__all__ = ["DataFileError", "GameError", "IllegalMoveError", "InvalidMoveError", "JournalError", "UnknownGameError"]
