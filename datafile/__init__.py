@@ -101,9 +101,7 @@ def parse_json(
     if depth > max_depth:
         raise error(source, "", f"nests objects and lists {depth} deep (at most {max_depth})")
     try:
-        return json.loads(
-            text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant
-        )
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
         raise error(source, f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from None
     except _Refused as exc:

@@ -127,9 +127,7 @@ def game_of(data: Any, source: str) -> GamePlugin:
         return games.get(gid)
     plugin = games.for_format(data.get("format"))
     if plugin is None:
-        raise JournalError(
-            source, "format", f"{data.get('format')!r} is no game's journal or position format"
-        )
+        raise JournalError(source, "format", f"{data.get('format')!r} is no game's journal or position format")
     return plugin
 
 

@@ -196,8 +196,13 @@ class ToyRules:
             return self.state_from_json(settings["start"], f"{source}: settings.start")
         raw = rd.list(rd.get(settings, "players", "settings"), "settings.players", 2, 4)
         seats = tuple(
-            Seat(rd.text(rd.get(rd.obj(p, f"settings.players[{i}]"), "name", f"settings.players[{i}]"),
-                         f"settings.players[{i}].name"), str(p.get("colour", "grey")))
+            Seat(
+                rd.text(
+                    rd.get(rd.obj(p, f"settings.players[{i}]"), "name", f"settings.players[{i}]"),
+                    f"settings.players[{i}].name",
+                ),
+                str(p.get("colour", "grey")),
+            )
             for i, p in enumerate(raw)
         )
         return State(seats, (0,) * len(seats))
@@ -256,17 +261,27 @@ class ToyRules:
             path = f"players[{i}]"
             p = rd.obj(p, path)
             rd.only(p, ("name", "colour", "space"), path)
-            seats.append(Seat(rd.text(rd.get(p, "name", path), f"{path}.name"), rd.text(p.get("colour", "grey"), f"{path}.colour")))
+            seats.append(
+                Seat(
+                    rd.text(rd.get(p, "name", path), f"{path}.name"), rd.text(p.get("colour", "grey"), f"{path}.colour")
+                )
+            )
             spaces.append(rd.integer(rd.get(p, "space", path), f"{path}.space", 0, GOAL + 2))
         to_move = rd.integer(rd.get(doc, "to_move", ""), "to_move", 0, len(raw) - 1)
         phase = Phase(rd.choice(rd.get(doc, "phase", ""), "phase", [p.value for p in Phase]))
         return State(tuple(seats), tuple(spaces), to_move, phase)
 
     def settings_of(self, state: State) -> dict[str, Any]:
-        return {"players": [{"name": s.name, "colour": s.colour} for s in state.seats], "start": self.state_to_json(state)}
+        return {
+            "players": [{"name": s.name, "colour": s.colour} for s in state.seats],
+            "start": self.state_to_json(state),
+        }
 
     def scores(self, state: State) -> list[dict[str, Any]]:
-        return [{"seat": i, "name": s.name, "total": n, "spaces": n} for i, (s, n) in enumerate(zip(state.seats, state.spaces, strict=True))]
+        return [
+            {"seat": i, "name": s.name, "total": n, "spaces": n}
+            for i, (s, n) in enumerate(zip(state.seats, state.spaces, strict=True))
+        ]
 
     def ranking(self, state: State) -> list[Standing]:
         order = sorted(range(len(state.seats)), key=lambda i: (-state.spaces[i], i))
@@ -282,10 +297,16 @@ class ToyRules:
             "chance": state.phase is Phase.COIN,
             "text": _context(state),
             "options": [
-                {"move": str(m), "available": check(state, m) is None, "reason": (check(state, m) or ("", ""))[1],
-                 "clause": (check(state, m) or ("", ""))[0]}
+                {
+                    "move": str(m),
+                    "available": check(state, m) is None,
+                    "reason": (check(state, m) or ("", ""))[1],
+                    "clause": (check(state, m) or ("", ""))[0],
+                }
                 for m in (Step(1), Step(2), Flip())
-            ] if state.phase is Phase.DECIDE else [],
+            ]
+            if state.phase is Phase.DECIDE
+            else [],
         }
 
     def turn_key(self, state: State) -> Hashable:
