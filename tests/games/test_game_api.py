@@ -146,5 +146,5 @@ def test_bad_input_is_a_typed_error(plugin):
 def test_the_registry_lists_games_and_names_unknown_ones():
     assert "tribes" in games.available()
     assert "toy" not in games.available() and "toy" in games.available(hidden=True)
-    with pytest.raises(games.UnknownGameError, match="unknown game 'chess'.*tribes"):
+    with pytest.raises(games.UnknownGameError, match=r"unknown game 'chess'.*tribes"):
         games.get("chess")
