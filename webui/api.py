@@ -15,8 +15,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from datafile.provenance import mark_checked, profile_info
 from games.tribes.page.movejson import move_from_json, move_to_json
-from games.tribes.page.profiles import mark_checked, profile_info
 from games.tribes.page.view import catalog, live_view, log_view, position_view
 from games.tribes.rules.chance import chance_outcomes
 from games.tribes.rules.errors import PositionError, ProfileError

@@ -16,8 +16,8 @@ from typing import Any
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
+from datafile.provenance import ProfilePathError
 from games.tribes.page.movejson import MoveFieldError
-from games.tribes.page.profiles import ProfilePathError
 from games.tribes.rules.errors import IllegalMoveError, InvalidMoveError
 from session.runtime import (
     CorrectionConflict,

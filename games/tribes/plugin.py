@@ -155,13 +155,13 @@ class TribesProfiles:
 
     def info(self, prof: Any) -> dict[str, Any]:
         """Every value with its provenance (the page's editor)."""
-        from games.tribes.page.profiles import profile_info
+        from datafile.provenance import profile_info
 
         return profile_info(prof)
 
     def mark_checked(self, raw: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
         """The document with ``paths`` marked as checked against the owner's box."""
-        from games.tribes.page.profiles import mark_checked
+        from datafile.provenance import mark_checked
 
         return mark_checked(dict(raw), list(paths))
 

@@ -1,19 +1,28 @@
-"""Box-profile editing for the page: every value with its provenance, and marking values as checked.
+"""Provenance of component values in box profiles (any game), and marking values as checked.
 
-The page edits the profile document (``BoxProfile.raw``) value by value. A value the owner has
+A box profile is a JSON document of component values. Every value carries a provenance —
+``rulebook``, ``review`` or ``provisional`` (optionally ``kind: note``) — inherited from the nearest
+``_source`` above it and overridden per field by ``_sources`` (docs/box-profile.md).
+:class:`SourceReader` is a :class:`datafile.Reader` that collects them while a game's loader
+validates the document; :func:`source_of` answers for any value path.
+
+The page edits the profile document value by value. A value the owner has
 checked against their own box (corrected or confirmed) gets the provenance
 :data:`CHECKED_NOTE`, written into the ``_sources`` of the nearest object holding it, which takes
-precedence over any provenance above it (see ``rules.profile``). The result is validated by the
-engine's own loader before it is saved.
+precedence over any provenance above it. The result is validated by the game's own loader before it
+is saved.
 """
 
 from __future__ import annotations
 
 import copy
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
-from games.tribes.rules.profile import BoxProfile
+from datafile import DataFileError, Reader, join, kind
+
+PROVENANCE_KINDS: tuple[str, ...] = ("rulebook", "review", "provisional")
 
 CHECKED_NOTE = "review: checked against the owner's box in the companion's profile editor"
 """Provenance given to values the owner corrected or confirmed (the engine knows the kinds
@@ -65,7 +74,88 @@ def split_path(path: str) -> list[str | int]:
     return parts
 
 
-def profile_info(prof: BoxProfile) -> dict[str, Any]:
+class Sourced(Protocol):
+    """A validated profile: its name, digest, document and the provenance of every value."""
+
+    @property
+    def name(self) -> str: ...  # pragma: no cover - protocol
+
+    @property
+    def digest(self) -> str: ...  # pragma: no cover - protocol
+
+    @property
+    def raw(self) -> Mapping[str, Any]: ...  # pragma: no cover - protocol
+
+    def source_of(self, path: str) -> str: ...  # pragma: no cover - protocol
+
+
+def parent(path: str) -> str:
+    """The path of the object or list holding ``path`` (``a.b[2]`` → ``a.b``; top: empty)."""
+    if path.endswith("]"):
+        return path[: path.rindex("[")]
+    if "." in path:
+        return path[: path.rindex(".")]
+    return ""
+
+
+def source_of(provenance: Mapping[str, str], path: str) -> str:
+    """Provenance of the value at ``path``: the nearest entry at or above it (default provisional)."""
+    probe = path
+    while probe:
+        if probe in provenance:
+            return provenance[probe]
+        probe = parent(probe)
+    return provenance.get("", "provisional")
+
+
+def provisional_paths(raw: Any, provenance: Mapping[str, str]) -> list[str]:
+    """Every value path of ``raw`` whose provenance is provisional."""
+    return [p for p in leaf_paths(raw) if source_of(provenance, p).startswith("provisional")]
+
+
+class SourceReader(Reader):
+    """A :class:`datafile.Reader` that collects ``_source`` / ``_sources`` of every object it reads
+    (``obj``) into :attr:`provenance` (value path → provenance text)."""
+
+    def __init__(self, source: str, error: type[DataFileError] = DataFileError) -> None:
+        super().__init__(source, error)
+        self.provenance: dict[str, str] = {}
+
+    def obj(self, node: Any, path: str) -> dict[str, Any]:
+        """An object; its provenance entries are recorded."""
+        out = super().obj(node, path)
+        self.collect(out, path)
+        return out
+
+    def collect(self, node: dict[str, Any], path: str) -> None:
+        """Record ``node``'s ``_source`` (for ``path``) and ``_sources`` (for the fields it names)."""
+        if "_source" in node:
+            self.provenance[path] = self.prov(node["_source"], join(path, "_source"))
+        if "_sources" in node:
+            srcs = node["_sources"]
+            if not isinstance(srcs, dict):
+                raise self.fail(join(path, "_sources"), f"must be an object, got {kind(srcs)}")
+            for key, val in srcs.items():
+                if not isinstance(key, str) or not key or key.startswith(("[", ".")):
+                    raise self.fail(join(path, "_sources"), f"bad field path {key!r}")
+                head = key.split("[", 1)[0].split(".", 1)[0]
+                if head not in node:
+                    raise self.fail(join(path, "_sources"), f"names {key!r}, which is not a field here")
+                sub = f"{path}.{key}" if path else key
+                self.provenance[sub] = self.prov(val, f"{join(path, '_sources')}.{key}")
+
+    def prov(self, val: Any, path: str) -> str:
+        """A provenance text: ``rulebook``, ``review`` or ``provisional``, optionally ``: note``."""
+        if not isinstance(val, str) or val.split(":", 1)[0].strip() not in PROVENANCE_KINDS:
+            raise self.fail(
+                path,
+                f"provenance must be 'rulebook', 'review' or 'provisional' (optionally "
+                f"followed by ': note'), got {val!r}",
+            )
+        return val.strip()
+
+
+def profile_info(prof: Sourced) -> dict[str, Any]:
     """The profile document with the provenance of every value and the provisional ones listed."""
     paths = leaf_paths(prof.raw)
     sources = {p: prof.source_of(p) for p in paths}
@@ -78,13 +168,13 @@ def profile_info(prof: BoxProfile) -> dict[str, Any]:
     }
 
 
-def mark_checked(raw: dict[str, Any], paths: list[Any], field: str = "checked") -> dict[str, Any]:
+def mark_checked(raw: Mapping[str, Any], paths: list[Any], field: str = "checked") -> dict[str, Any]:
     """A copy of the profile document in which the values at ``paths`` carry :data:`CHECKED_NOTE`.
 
     A path may name a single value or a whole part (e.g. ``events[3].effects``). The note goes into
     the ``_sources`` of the deepest object on the path, keyed by the rest of the path.
     """
-    doc = copy.deepcopy(raw)
+    doc: dict[str, Any] = copy.deepcopy(dict(raw))
     for i, path in enumerate(paths):
         where = f"{field}[{i}]"
         try:
