@@ -198,9 +198,10 @@ class Rules(Protocol):
         """The position document of ``state`` (``info.position_format``)."""
         ...  # pragma: no cover - protocol
 
-    def state_from_json(self, data: Any, source: str = "<position>") -> State:
+    def state_from_json(self, data: Any, source: str = "<position>", profile: Any = None) -> State:
         """Read a position document back (``state_from_json(state_to_json(s)) == s``); a
-        ``DataFileError`` names the source and field."""
+        ``DataFileError`` names the source and field. ``profile``: the box profile to read it with
+        (None: the one the document names, else the game's default)."""
         ...  # pragma: no cover - protocol
 
     def settings_of(self, state: State) -> dict[str, Any]:

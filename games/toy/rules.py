@@ -249,7 +249,7 @@ class ToyRules:
             "phase": str(state.phase),
         }
 
-    def state_from_json(self, data: Any, source: str = "<position>") -> State:
+    def state_from_json(self, data: Any, source: str = "<position>", profile: Any = None) -> State:
         rd = Reader(source, DataFileError)
         doc = rd.obj(data, "")
         rd.only(doc, ("format", "version", "players", "to_move", "phase"), "")

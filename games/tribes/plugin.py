@@ -95,9 +95,9 @@ class TribesRules:
         """The position document (docs/position.md)."""
         return state.to_dict()
 
-    def state_from_json(self, data: Any, source: str = "<position>") -> State:
+    def state_from_json(self, data: Any, source: str = "<position>", profile: Any = None) -> State:
         """A position document read back with full validation."""
-        return position.state_from_dict(data, None, source)
+        return position.state_from_dict(data, profile, source)
 
     def settings_of(self, state: State) -> dict[str, Any]:
         """Settings of a game that starts at ``state``."""
