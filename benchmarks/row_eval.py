@@ -34,10 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tracker_eval import GATE_QUIET, GATE_QUIET_LONG, _source, specs
 
 from games.tribes.rules.game import simulate
+from games.tribes.sim.packs import builtin_pack
 from games.tribes.sim.playback import Script, timeline
 from games.tribes.sim.render import Renderer
 from games.tribes.sim.video import Pace
-from games.tribes.vision.artpack import builtin_pack
 from games.tribes.vision.layout import default_layout
 from games.tribes.vision.table import TableModel
 from sim.camera import Camera

@@ -64,12 +64,12 @@ from companion.play import GATE_QUIET, GATE_QUIET_LONG
 from games.tribes.rules.game import simulate
 from games.tribes.rules.moves import Move
 from games.tribes.sim.noise import PRESETS, Noise
+from games.tribes.sim.packs import builtin_pack
 from games.tribes.sim.playback import PlaybackFrame, Script, TableCamera, timeline
 from games.tribes.sim.render import Renderer
 from games.tribes.sim.video import Pace
 from games.tribes.tracker.facts import Seating, table_view
 from games.tribes.tracker.naive import NaiveTracker
-from games.tribes.vision.artpack import builtin_pack
 from games.tribes.vision.layout import default_layout
 from games.tribes.vision.table import TableModel
 from session.runtime import GameRuntime

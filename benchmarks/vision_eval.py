@@ -216,8 +216,8 @@ def video_eval(a: argparse.Namespace, layout: Any, profile: Any, pack: Any, phot
     (vision.video), read frame by frame by a streaming recognizer (motion gate on). Counted: frames
     with a hand over the table or pieces moving that the gate called settled (must be none), settled frames
     the gate let through, and how the frames it let through were read."""
+    from games.tribes.sim.source import RenderSource
     from games.tribes.sim.video import Pace
-    from vision.sources import RenderSource
 
     out: dict[str, Any] = {
         "frames": 0,

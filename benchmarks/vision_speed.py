@@ -42,8 +42,8 @@ def render(folder: Path, frames: int) -> None:
 
     from games.tribes.rules.game import simulate
     from games.tribes.rules.profile import default_profile
+    from games.tribes.sim.packs import builtin_pack
     from games.tribes.sim.render import Renderer
-    from games.tribes.vision.artpack import builtin_pack
     from games.tribes.vision.enrollment import Enroller, labels_from_state
     from games.tribes.vision.layout import default_layout
     from sim.camera import Camera

@@ -187,10 +187,10 @@ def sim_session(
     play into (default: a new one in ``data_dir``)."""
     from games.tribes.rules.game import simulate
     from games.tribes.sim.noise import PRESETS, Noise
+    from games.tribes.sim.packs import builtin_pack
     from games.tribes.sim.playback import Script, TableCamera, timeline
     from games.tribes.sim.render import Renderer
     from games.tribes.sim.video import Pace
-    from games.tribes.vision.artpack import builtin_pack
     from games.tribes.vision.layout import default_layout
     from games.tribes.vision.overlay import annotator
     from games.tribes.vision.table import TableModel
@@ -269,7 +269,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         args.width = 1920 if args.vision == "recognizer" else 1280
     if not 320 <= args.width <= 3840:
         return _fail("demo", "--width must be 320 to 3840")
-    from games.tribes.vision.artpack import builtin_pack
+    from games.tribes.sim.packs import builtin_pack
     from tracker.loop import CameraLoop
     from vision.errors import VisionError
     from webui.app import create_app

@@ -1,7 +1,9 @@
 """The game runtime: the one object the web page, the camera tracker and the LED strip attach to.
 
-:class:`GameRuntime` holds the current game (settings, box profile, move log and states), writes
-every committed change to the live journal (:mod:`webui.journal`) and fsyncs it *before* anyone is
+:class:`GameRuntime` holds the current game of any registered game (its plug-in, settings, box
+profile, move log and states), writes every committed change to the live journal
+(:mod:`session.journal`; its header names the game and its settings, so any saved game reopens with
+the right plug-in) and fsyncs it *before* anyone is
 told, resumes the last game exactly on start (by replaying the journal through the engine), and
 tells subscribers about every change. It does not import Flask: any front end can drive it.
 
@@ -33,14 +35,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games.tribes.rules.engine import apply
-from games.tribes.rules.errors import IllegalMoveError, InvalidMoveError, JournalError, PositionError, ProfileError
-from games.tribes.rules.game import JOURNAL_FORMAT, JOURNAL_VERSION, Game
-from games.tribes.rules.legal import describe
-from games.tribes.rules.moves import Move, parse_move
-from games.tribes.rules.position import state_from_dict
-from games.tribes.rules.profile import BoxProfile, default_profile, load_profile, parse_profile
-from games.tribes.rules.state import State
+import games
+from datafile import DataFileError
+from games.api import BoxData, GamePlugin, State
+from games.errors import IllegalMoveError, InvalidMoveError
+from games.record import Record
 from session.journal import (
     LIVE_FORMAT,
     LIVE_VERSION,
@@ -69,6 +68,12 @@ class RuntimeRefusal(Exception):
     def __init__(self, message: str) -> None:
         self.message = message
         super().__init__(message)
+
+
+class GameMismatch(RuntimeRefusal):
+    """A request for one game while the runtime plays another."""
+
+    code = "wrong_game"
 
 
 class StaleStateError(RuntimeRefusal):
@@ -103,7 +108,7 @@ class CorrectionConflict(RuntimeRefusal):
 
     code = "illegal_move"
 
-    def __init__(self, index: int, move: Move, error: IllegalMoveError) -> None:
+    def __init__(self, index: int, move: Any, error: IllegalMoveError) -> None:
         self.index = index
         self.move = move
         self.error = error
@@ -127,7 +132,7 @@ class Change:
     state_id: int
     op: str  # new | resume | move | undo | correct
     state: State
-    move: Move | None
+    move: Any | None
     index: int | None  # the move index concerned (the new move, the undone or corrected one)
     prompt: dict[str, Any]
 
@@ -138,27 +143,16 @@ class Snapshot:
 
     state_id: int
     settings: dict[str, Any]
-    moves: tuple[Move, ...]
+    moves: tuple[Any, ...]
     states: tuple[State, ...]
     journal: str | None
     entries: tuple[dict[str, Any], ...] = field(default=())
+    game: GamePlugin | None = None
 
     @property
     def state(self) -> State:
         """The current state."""
         return self.states[-1]
-
-
-def turn_key(state: State) -> tuple[Any, ...]:
-    """Which turn a state belongs to, for the undo policy: setup placements are one turn per seat;
-    after that a turn runs from a player's tile choice to the next player's (event answers by other
-    players belong to the chooser's turn)."""
-    kind = state.pending.kind
-    if kind in ("setup", "first_member"):
-        return ("setup", state.pending.seat)
-    if kind == "game_over":
-        return ("over",)
-    return ("turn", state.turn)
 
 
 class GameRuntime:
@@ -170,28 +164,51 @@ class GameRuntime:
         *,
         fsync: bool = True,
         resume: bool = True,
-        profile: BoxProfile | None = None,
+        profile: BoxData | None = None,
+        game: GamePlugin | str | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.games_dir = self.data_dir / "games"
-        self.profile_path = self.data_dir / "profile.json"
         self.fsync = fsync
         self.warnings: list[str] = []
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[Change], None]] = []
-        self._game: Game | None = None
+        self._game: Record | None = None
         self._journal: JournalFile | None = None
         self._entries: list[dict[str, Any]] = []
         self._base = 0
+        self._plugin = games.get(game) if isinstance(game, str) else game or games.get(games.DEFAULT)
+        self._profiles: dict[str, BoxData | None] = {}
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if profile is not None:
-            self._profile = profile
-        elif self.profile_path.exists():
-            self._profile = load_profile(self.profile_path)  # ProfileError names the file and field
+            self._profiles[self._plugin.info.id] = profile
         else:
-            self._profile = default_profile()
+            self._load_profile(self._plugin)  # a bad saved profile is a DataFileError naming the file
         if resume:
             self._resume()
+
+    def profile_path_of(self, plugin: GamePlugin) -> Path:
+        """Where the box profile new games of ``plugin`` use is saved (Tribes: ``profile.json``)."""
+        gid = plugin.info.id
+        return self.data_dir / ("profile.json" if gid == "tribes" else f"profile-{gid}.json")
+
+    @property
+    def profile_path(self) -> Path:
+        """Where the current game's saved box profile lives."""
+        return self.profile_path_of(self._plugin)
+
+    def _load_profile(self, plugin: GamePlugin) -> BoxData | None:
+        gid = plugin.info.id
+        if gid not in self._profiles:
+            support = plugin.profile
+            path = self.profile_path_of(plugin)
+            if support is None:
+                self._profiles[gid] = None
+            elif path.exists():
+                self._profiles[gid] = support.load(str(path))
+            else:
+                self._profiles[gid] = support.default()
+        return self._profiles[gid]
 
     # --- reading ---------------------------------------------------------------------------------
     @property
@@ -206,9 +223,15 @@ class GameRuntime:
         return self._game is not None
 
     @property
-    def profile(self) -> BoxProfile:
-        """The saved box profile: what new games use unless told otherwise."""
-        return self._profile
+    def game(self) -> GamePlugin:
+        """The plug-in of the current game (or of the game new games start as)."""
+        return self._plugin
+
+    @property
+    def profile(self) -> Any:
+        """The saved box profile of the current game: what new games use unless told otherwise
+        (None for a game without one)."""
+        return self._load_profile(self._plugin)
 
     @property
     def journal_path(self) -> Path | None:
@@ -226,11 +249,12 @@ class GameRuntime:
                 tuple(game.states),
                 self._journal.path.name if self._journal else None,
                 tuple(self._entries),
+                self._plugin,
             )
 
     def export(self) -> dict[str, Any]:
         """The game record (settings, moves, final ranking once over): the engine's journal JSON,
-        readable by ``tribes-companion rules replay``."""
+        readable by ``table-companion rules replay``."""
         with self._lock:
             return self._require_game().to_dict()
 
@@ -241,6 +265,7 @@ class GameRuntime:
             game = self._game
             if game is None or not game.moves:
                 return False, "nothing", "there is no move to undo"
+            rules = self._plugin.rules
             last = game.moves[-1]
             before, after = game.states[-2], game.states[-1]
             if last.chance:
@@ -250,8 +275,8 @@ class GameRuntime:
                     f"the last entry ({last}) is a revealed chance outcome: it cannot be undone "
                     "(use Correct to fix the record)",
                 )
-            if after.is_over or (turn_key(before) != turn_key(after) and not table):
-                who = before.players[before.pending.seat].name
+            if rules.is_over(after) or (rules.turn_key(before) != rules.turn_key(after) and not table):
+                who = rules.seats(before)[rules.actor(before)].name
                 return (
                     False,
                     "turn_over",
@@ -281,9 +306,11 @@ class GameRuntime:
             except Exception:  # a broken subscriber must not break the game
                 log.exception("subscriber %r failed", cb)
 
-    def _change(self, op: str, move: Move | None, index: int | None) -> Change:
+    def _change(self, op: str, move: Any | None, index: int | None) -> Change:
         game = self._require_game()
-        change = Change(self._base + len(self._entries), op, game.state, move, index, describe(game.state))
+        change = Change(
+            self._base + len(self._entries), op, game.state, move, index, self._plugin.rules.prompt(game.state)
+        )
         self._notify(change)
         return change
 
@@ -292,41 +319,49 @@ class GameRuntime:
         self,
         players: Sequence[tuple[str, str]] | None = None,
         *,
-        profile: BoxProfile | None = None,
+        profile: Any = None,
         position: dict[str, Any] | None = None,
-        setup: Move | str | None = None,
+        setup: Any = None,
         state_id: int | None = None,
+        game: GamePlugin | str | None = None,
     ) -> Change:
-        """Start a new game: ``players`` as ``(name, colour)`` in seat order from the start player,
-        or a ``position`` (docs/position.md) to start from; ``setup`` is the setup outcome as laid on
-        the table (else the game waits for it). ``profile`` defaults to the saved box profile.
+        """Start a new game (of ``game``, default: the current one): ``players`` as ``(name,
+        colour)`` in seat order from the start player, or a ``position`` (the game's position
+        document) to start from; ``setup`` is a first move to apply at once (Tribes: the setup
+        outcome as laid on the table; else the game waits for it). ``profile`` defaults to the
+        saved box profile of that game.
 
-        Raises ValueError (bad players), :class:`rules.errors.PositionError`,
-        :class:`rules.errors.IllegalMoveError` (a setup that breaks the rules) or
-        :class:`StaleStateError`.
+        Raises ValueError (bad players), a ``DataFileError`` (a bad position),
+        ``IllegalMoveError`` (a setup that breaks the rules) or :class:`StaleStateError`.
         """
-        prof = profile or self._profile
+        plugin = games.get(game) if isinstance(game, str) else game or self._plugin
+        prof = profile if profile is not None else self._load_profile(plugin)
+        rules = plugin.rules
         with self._lock:
             self._check_stale(state_id)
             if position is not None:
-                game = Game.from_position(state_from_dict(position, prof, "position"))
+                record = Record.from_position(plugin, rules.state_from_json(position, "position", prof))
             else:
                 if not players:
-                    raise ValueError("players: name 2 to 4 players")
-                game = Game.new(list(players), prof)
+                    raise ValueError(
+                        f"players: name {plugin.info.min_players} to {plugin.info.max_players} players"
+                    )
+                record = Record.new(plugin, rules.settings(list(players), prof))
             if setup is not None:
-                game.push(setup)
+                record.push(setup)
+            game_ = record
             base = self._base + len(self._entries) + 1
             header = {
                 "format": LIVE_FORMAT,
                 "version": LIVE_VERSION,
+                "game": plugin.info.id,
                 "created": now_iso(),
                 "base_state_id": base,
-                "settings": game.settings,
+                "settings": game_.settings,
             }
             entries = [
                 {"op": "move", "n": i, "move": str(m), "id": base + i + 1, "at": header["created"]}
-                for i, m in enumerate(game.moves)
+                for i, m in enumerate(game_.moves)
             ]
             try:
                 journal = JournalFile.create(self.games_dir, header, self.fsync, entries)
@@ -335,21 +370,22 @@ class GameRuntime:
             if self._journal:
                 self._journal.close()
             self._journal = journal
-            self._game = game
+            self._game = game_
+            self._plugin = plugin
             self._base = base
             self._entries = entries
-            return self._change("new", game.moves[-1] if game.moves else None, None)
+            return self._change("new", game_.moves[-1] if game_.moves else None, None)
 
-    def submit(self, move: Move | str, state_id: int | None = None) -> Change:
-        """Apply a move (or its notation) to the current game; raises the engine's
-        :class:`~rules.errors.IllegalMoveError` / :class:`~rules.errors.InvalidMoveError`,
-        :class:`StaleStateError` or :class:`NoGameError`, changing nothing."""
-        if isinstance(move, str):
-            move = parse_move(move)
+    def submit(self, move: Any, state_id: int | None = None) -> Change:
+        """Apply a move (or its notation) to the current game; raises the game's
+        ``IllegalMoveError`` / ``InvalidMoveError``, :class:`StaleStateError` or
+        :class:`NoGameError`, changing nothing."""
         with self._lock:
+            if isinstance(move, str):
+                move = self._plugin.rules.parse_move(move)
             game = self._require_game()
             self._check_stale(state_id)
-            nxt = apply(game.state, move)
+            nxt = self._plugin.rules.apply(game.state, move)
             n = len(game.moves)
             self._append({"op": "move", "n": n, "move": str(move)})
             game.moves.append(move)
@@ -377,16 +413,16 @@ class GameRuntime:
             game.states.pop()
             return self._change("undo", last, n)
 
-    def correct(self, index: int, move: Move | str, state_id: int | None = None, rest: str = "replay") -> Change:
+    def correct(self, index: int, move: Any, state_id: int | None = None, rest: str = "replay") -> Change:
         """Fix the record: move ``index`` (0-based) becomes ``move`` and the moves after it are
         replayed according to ``rest`` (:data:`REST_MODES`). The journal keeps the original move and
         the correction. Raises IllegalMoveError (the new move itself is illegal there),
         :class:`CorrectionConflict`, IndexError (no such move) or :class:`StaleStateError`."""
         if rest not in REST_MODES:
             raise ValueError(f"rest must be one of {', '.join(REST_MODES)}")
-        if isinstance(move, str):
-            move = parse_move(move)
         with self._lock:
+            if isinstance(move, str):
+                move = self._plugin.rules.parse_move(move)
             game = self._require_game()
             self._check_stale(state_id)
             if not 0 <= index < len(game.moves):
@@ -406,16 +442,20 @@ class GameRuntime:
             self._game = new_game
             return self._change("correct", move, index)
 
-    def save_profile(self, raw: dict[str, Any]) -> BoxProfile:
-        """Validate and save the box profile new games use; raises ProfileError naming the field."""
-        prof = parse_profile(raw, "box profile")
+    def save_profile(self, raw: dict[str, Any]) -> Any:
+        """Validate and save the box profile new games of the current game use; raises the game's
+        ``DataFileError`` naming the field."""
+        support = self._plugin.profile
+        if support is None:
+            raise RuntimeRefusal(f"{self._plugin.info.title} has no box profile")
+        prof = support.parse(raw, "box profile")
         data = (json.dumps(prof.raw, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
         try:
             write_atomic(self.profile_path, data, self.fsync)
         except OSError as exc:
             raise StorageError(f"cannot save the box profile to {self.profile_path}: {exc}") from None
         with self._lock:
-            self._profile = prof
+            self._profiles[self._plugin.info.id] = prof
         return prof
 
     def close(self) -> None:
@@ -425,7 +465,7 @@ class GameRuntime:
                 self._journal.close()
 
     # --- internals -------------------------------------------------------------------------------
-    def _require_game(self) -> Game:
+    def _require_game(self) -> Record:
         if self._game is None:
             raise NoGameError("no game yet: start one (POST /api/games)")
         return self._game
@@ -454,6 +494,7 @@ class GameRuntime:
             log.warning("%s", w)
             self.warnings.append(w)
         game = replay_entries(contents.header, contents.entries, str(contents.path))
+        self._plugin = game.game
         journal = JournalFile(contents.path, self.fsync)
         journal.open_append(contents.valid_size)
         self._journal = journal
@@ -463,15 +504,10 @@ class GameRuntime:
         self._change("resume", game.moves[-1] if game.moves else None, None)
 
 
-def _rebuild(game: Game, upto: int) -> Game:
-    """A game sharing the first ``upto`` moves (and states) of ``game``."""
-    return Game(dict(game.settings), list(game.states[: upto + 1]), list(game.moves[:upto]))
-
-
-def _corrected(game: Game, index: int, move: Move, rest: str) -> tuple[Game, int, list[Move]]:
+def _corrected(game: Record, index: int, move: Any, rest: str) -> tuple[Record, int, list[Any]]:
     """The game with move ``index`` replaced, plus how many later moves were kept and which dropped."""
     later = list(game.moves[index + 1 :])
-    out = _rebuild(game, index)
+    out = game.prefix(index)
     out.push(move)  # IllegalMoveError if the replacement itself is illegal here
     if rest == "truncate":
         return out, 0, later
@@ -485,20 +521,23 @@ def _corrected(game: Game, index: int, move: Move, rest: str) -> tuple[Game, int
     return out, len(later), []
 
 
-def replay_entries(header: dict[str, Any], entries: Sequence[dict[str, Any]], source: str) -> Game:
-    """Rebuild a game from a live journal's header and entries; :class:`JournalFileError` names the
-    line of the first entry that does not replay."""
+def replay_entries(header: dict[str, Any], entries: Sequence[dict[str, Any]], source: str) -> Record:
+    """Rebuild a game from a live journal's header and entries (the header names the game; a header
+    without one is a Tribes journal of earlier versions); :class:`JournalFileError` names the line
+    of the first entry that does not replay."""
+    gid = header.get("game", "tribes")
+    if gid not in games.available(hidden=True):
+        raise JournalFileError(source, 1, f"game {gid!r} is not one this companion knows")
+    plugin = games.get(gid)
     try:
-        game = Game.from_dict(
-            {"format": JOURNAL_FORMAT, "version": JOURNAL_VERSION, "settings": header["settings"], "moves": []},
-            source,
-        )
-    except (JournalError, PositionError, ProfileError) as exc:
+        game = Record.new(plugin, header["settings"], source)
+    except DataFileError as exc:
         raise JournalFileError(source, 1, f"settings do not make a game: {exc}") from None
+    rules = plugin.rules
     for line, entry in enumerate(entries, start=2):
         op, n = entry["op"], entry["n"]
         try:
-            move = parse_move(entry["move"])
+            move = rules.parse_move(entry["move"])
             if op == "move":
                 if n != len(game.moves):
                     raise ValueError(f"move index {n} does not follow the {len(game.moves)} moves before it")
@@ -506,8 +545,7 @@ def replay_entries(header: dict[str, Any], entries: Sequence[dict[str, Any]], so
             elif op == "undo":
                 if n != len(game.moves) - 1 or game.moves[-1] != move:
                     raise ValueError(f"undo of move {n} ({move}) does not match the last move")
-                game.moves.pop()
-                game.states.pop()
+                game.pop()
             else:
                 if not 0 <= n < len(game.moves):
                     raise ValueError(f"correction of move {n}, but the game has {len(game.moves)} moves")
@@ -527,6 +565,7 @@ __all__ = [
     "REST_MODES",
     "Change",
     "CorrectionConflict",
+    "GameMismatch",
     "GameRuntime",
     "NoGameError",
     "RuntimeRefusal",
@@ -535,5 +574,4 @@ __all__ = [
     "StorageError",
     "UndoRefused",
     "dumps_line",
-    "turn_key",
 ]

@@ -26,8 +26,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from games.tribes.vision.layout import Layout, Point
 from vision.errors import CameraError
+from vision.layout import Point
+from vision.layout import TableFrame as Layout
 
 MAX_WIDTH, MAX_HEIGHT = 3840, 2160
 MAX_TILT = 35.0

@@ -12,16 +12,17 @@ light and blurred in proportion to its height.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
-from games.tribes.vision.layout import Layout, rotate
 from sim.camera import Camera
 from sim.lighting import Light
 from sim.warp import Canvas
+from vision.layout import Point, TableFrame, rotate
 
 SHIFT = 4
 ONE = 1 << SHIFT
@@ -62,6 +63,26 @@ class Capsule:
     ra: float
     rb: float
     colour: tuple[int, int, int]
+
+
+class SeatArea(Protocol):
+    """Where a player sits: the area in front of them (an arm reaches in from beyond its far edge)."""
+
+    @property
+    def rotation(self) -> float: ...  # pragma: no cover - protocol
+
+    @property
+    def area_center(self) -> Point: ...  # pragma: no cover - protocol
+
+    @property
+    def area_size(self) -> Point: ...  # pragma: no cover - protocol
+
+
+class Layout(TableFrame, Protocol):
+    """A table layout with seats (any game's)."""
+
+    @property
+    def seats(self) -> Sequence[SeatArea]: ...  # pragma: no cover - protocol
 
 
 def arm_capsules(hand: Hand, layout: Layout) -> list[Capsule]:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from games.tribes.vision.layout import Layout
 from sim.camera import Camera
+from vision.layout import TableFrame as Layout
 
 GRID_STEP = 8
 """Pixel spacing of the coarse grid on which distortion maps are computed exactly."""

@@ -13,8 +13,8 @@ from typing import Any
 
 from games.tribes.rules.game import simulate
 from games.tribes.rules.profile import default_profile
+from games.tribes.sim.packs import builtin_pack
 from games.tribes.sim.render import Frame, Renderer
-from games.tribes.vision.artpack import builtin_pack
 from games.tribes.vision.enrollment import Enroller, Enrollment, labels_from_state, labels_from_table
 from games.tribes.vision.layout import default_layout
 from games.tribes.vision.table import LandTile, TableModel

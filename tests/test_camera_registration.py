@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from games.tribes.vision.layout import default_layout
-from games.tribes.vision.regions import patch_set
+from vision.patches import patch_set
 from vision.registration import Registrar, Registration, fit_registration
 from vision.sampling import Sampler, window_pixels
 

@@ -11,8 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
+from games.tribes.sim.source import RenderSource
 from vision.errors import SourceError
-from vision.sources import Capture, FolderSource, OpenCVSource, RenderSource, open_source
+from vision.sources import Capture, FolderSource, OpenCVSource, open_source
 
 
 def _img(v: int) -> np.ndarray:

@@ -9,8 +9,9 @@ from games.tribes.rules.profile import default_profile
 from games.tribes.vision.layout import default_layout
 from games.tribes.vision.readers.base import FrameContext
 from games.tribes.vision.readers.land import LandReader
-from games.tribes.vision.regions import Regions, patch_set
+from games.tribes.vision.regions import Regions
 from vision.occlusion import covers, hidden_mask
+from vision.patches import patch_set
 from vision.registration import Registration
 from vision.sampling import Sampler
 

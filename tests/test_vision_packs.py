@@ -11,7 +11,8 @@ import pytest
 
 from games.tribes.rules.profile import default_profile
 from games.tribes.sim.packart import HEX_H, HEX_W, STYLES, hex_points
-from games.tribes.vision.artpack import builtin_pack, export_pack, load_pack, required_faces, resolve_pack
+from games.tribes.sim.packs import builtin_pack, resolve_pack
+from games.tribes.vision.artpack import export_pack, load_pack, required_faces
 from games.tribes.vision.photopack import build_pack, cut_faces
 from sim.camera import Camera
 from sim.effects import Effects, EffectsApplier
@@ -142,7 +143,7 @@ def test_faces_are_cut_from_rendered_photos(photo_folder):
 
 def test_build_pack_fills_from_a_builtin_and_loads(photo_folder, tmp_path):
     out = tmp_path / "mine"
-    pack = build_pack(photo_folder, out, fill_from="bold")
+    pack = build_pack(photo_folder, out, fill_from=builtin_pack("bold"))
     meta = json.loads((out / "pack.json").read_text())
     assert meta["sources"]["resource-goat"].startswith("photo:resource-goat.jpg")
     assert meta["sources"]["event-wolves"] == "builtin:bold"

@@ -9,8 +9,9 @@ import pytest
 from games.tribes.rules.game import simulate
 from games.tribes.rules.hexgrid import frontier
 from games.tribes.rules.state import Land, land_proxy
+from games.tribes.sim.packs import builtin_pack
 from games.tribes.sim.render import Renderer
-from games.tribes.vision.artpack import ArtPack, builtin_pack
+from games.tribes.vision.artpack import ArtPack
 from games.tribes.vision.layout import default_layout
 from sim.camera import Camera
 from sim.effects import Effects

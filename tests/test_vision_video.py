@@ -8,9 +8,9 @@ import cv2
 import pytest
 
 from games.tribes.rules.game import simulate
+from games.tribes.sim.packs import builtin_pack
 from games.tribes.sim.render import Renderer
 from games.tribes.sim.video import Pace, plan_video, render_video
-from games.tribes.vision.artpack import builtin_pack
 from games.tribes.vision.layout import default_layout
 from games.tribes.vision.table import TableModel
 from sim.camera import Camera

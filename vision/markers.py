@@ -22,7 +22,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from games.tribes.vision.layout import ARUCO_DICTIONARIES, CAPTURE_RESERVED, MARKER_BITS, Layout, Point
+from vision.layout import ARUCO_DICTIONARIES, CAPTURE_RESERVED, MARKER_BITS, Point
+from vision.layout import TableFrame as Layout
 from vision.pdf import A4_MM, write_pdf
 from vision.pngdpi import add_dpi
 from vision.sheets import Page

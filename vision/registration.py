@@ -24,7 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from games.tribes.vision.layout import Layout
+from vision.layout import TableFrame as Layout
 from vision.markers import dictionary
 
 K_RANGE = 0.35

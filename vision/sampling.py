@@ -16,7 +16,7 @@ from collections import OrderedDict
 import cv2
 import numpy as np
 
-from games.tribes.vision.regions import PatchSet
+from vision.patches import PatchSet
 from vision.registration import Registration
 
 CORE = (0.2, 0.8)

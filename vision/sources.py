@@ -6,11 +6,11 @@ Sources (all give BGR uint8 frames):
   through ``cv2.VideoCapture``. Asks for a resolution and frame rate and, where the backend allows,
   locks exposure and white balance (what was accepted is in :attr:`OpenCVSource.applied`).
 * :class:`FolderSource` — the images of a folder in name order.
-* :class:`RenderSource` — frames drawn by the renderer: a whole game carried out by hands
-  (:func:`vision.video.plan_video`), with the ground truth of each frame at hand.
+
+(The renderer's source, frames of a simulated game, is tooling: ``games.tribes.sim.source``.)
 
 :func:`open_source` picks one from a text (``0``, ``video.mp4``, ``frames/``, ``rtsp://…``,
-``render:game.json``).
+a URL).
 
 :class:`Capture` runs a source in a thread and always hands out the *newest* frame (older ones are
 dropped: a slow reader never falls behind a live camera). When a live source fails or stops
@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -164,58 +164,6 @@ class FolderSource:
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-class RenderSource:
-    """Frames of a game carried out by hands, drawn by the renderer (see :mod:`vision.video`)."""
-
-    def __init__(
-        self,
-        game: Any,
-        renderer: Any,
-        camera: Any,
-        light: Any = None,
-        effects: Any = None,
-        start: int | None = None,
-        end: int | None = None,
-        fps: float = 10.0,
-        pace: Any = None,
-    ) -> None:
-        self.game, self.renderer, self.camera = game, renderer, camera
-        self.light, self.effects = light, effects
-        self.start, self.end, self.fps, self.pace = start, end, fps, pace
-        self.name = "renderer"
-        self.live = False
-        self._frames: Iterator[tuple[int, Any]] | None = None
-        self.truth: dict[str, Any] | None = None
-        self.settled: bool = True
-
-    def open(self) -> None:
-        """Plan the frames (cheap; each is drawn when read)."""
-        from games.tribes.sim.video import Pace, plan_video
-
-        pack = self.renderer.pack
-        colours = {s.colour: pack.colour(s.colour) for s in self.game.states[-1].players}
-        pace = self.pace or Pace(fps=self.fps)
-        plan = plan_video(self.game, self.renderer.layout, colours, pace, self.start, self.end)
-        self._frames = iter(enumerate(plan.frames))
-
-    def read(self) -> np.ndarray | None:
-        """The next frame (its ground truth in :attr:`truth`), or None after the last."""
-        if self._frames is None:
-            return None
-        item = next(self._frames, None)
-        if item is None:
-            return None
-        i, fp = item
-        fr = self.renderer.render(fp.model, self.camera, self.light, self.effects, fp.hands, frame_seed=i)
-        self.truth = fr.truth
-        self.settled = fp.settled
-        return fr.image
-
-    def close(self) -> None:
-        """Forget the plan."""
-        self._frames = None
 
 
 def open_source(spec: str, settings: CameraSettings | None = None) -> FrameSource:

@@ -57,9 +57,9 @@ def test_demo_path_through_the_recognizer(tmp_path: Path) -> None:
 def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Game]:
     """The first moves of a 2-player game rendered to a 640 x 360 video WITHOUT its ground truth, and
     the journal of the setup (for --setup)."""
+    from games.tribes.sim.packs import builtin_pack
     from games.tribes.sim.render import Renderer
     from games.tribes.sim.video import Pace, render_video
-    from games.tribes.vision.artpack import builtin_pack
     from games.tribes.vision.layout import default_layout
     from sim.camera import Camera
     from sim.effects import Effects
@@ -130,8 +130,8 @@ def test_serve_camera_bad_sources_are_one_line(tmp_path: Path, capsys) -> None:
 @pytest.fixture(scope="module")
 def table() -> dict[str, Any]:
     """A 2-player game and a 640 x 360 picture of its table after the setup, with one with a hand."""
+    from games.tribes.sim.packs import builtin_pack
     from games.tribes.sim.render import Renderer
-    from games.tribes.vision.artpack import builtin_pack
     from games.tribes.vision.layout import default_layout
     from sim.camera import Camera
     from sim.effects import Effects

@@ -18,9 +18,9 @@ def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[st
     """Moves 0..9 of a 2-player game rendered to a small video; the journal of its first move (the
     setup) as --setup."""
     pytest.importorskip("cv2")
+    from games.tribes.sim.packs import builtin_pack
     from games.tribes.sim.render import Renderer
     from games.tribes.sim.video import render_video
-    from games.tribes.vision.artpack import builtin_pack
     from games.tribes.vision.layout import default_layout
     from sim.camera import Camera
 

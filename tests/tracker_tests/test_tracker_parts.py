@@ -30,8 +30,8 @@ def test_predicted_table_equals_the_renderers_ground_truth() -> None:
     tracker's prediction from the rules state, and the prediction lists nothing the camera cannot
     read: for states across a whole 4-player game, players seated around the table."""
     pytest.importorskip("cv2")
+    from games.tribes.sim.packs import builtin_pack
     from games.tribes.sim.render import Renderer
-    from games.tribes.vision.artpack import builtin_pack
     from games.tribes.vision.layout import default_layout
     from games.tribes.vision.observation import observation_from_truth
     from sim.camera import Camera

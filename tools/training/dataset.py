@@ -33,17 +33,20 @@ import numpy as np
 
 from games.tribes.rules.game import simulate
 from games.tribes.rules.profile import default_profile
+from games.tribes.sim.packs import builtin_pack
+from games.tribes.sim.packs import face as pack_face
 from games.tribes.sim.randomize import random_conditions
 from games.tribes.sim.render import Renderer
-from games.tribes.vision.artpack import ArtPack, builtin_pack
+from games.tribes.vision.artpack import ArtPack
 from games.tribes.vision.enrollment import JITTER, face_window, frame_norm, table_colour
 from games.tribes.vision.layout import default_layout
-from games.tribes.vision.regions import Regions, patch_set
+from games.tribes.vision.regions import Regions
 from games.tribes.vision.table import TableModel
 from sim.camera import Camera
 from tools.training.splits import HELD_OUT_PACK, TRAIN_PACKS, colour_allowed, train_fov
 from vision.colour import lab, piece_colour
 from vision.errors import CameraError
+from vision.patches import patch_set
 from vision.registration import Registrar
 from vision.sampling import Sampler
 
@@ -100,7 +103,7 @@ def variant(base: str, how: str) -> ArtPack:
         for era in (1, 2, 3):
             for kind in ("achievement", "event"):
                 fk = f"{kind}-back-{era}"
-                faces[fk] = transform_face(src.face(fk), how)
+                faces[fk] = transform_face(pack_face(src, fk), how)
         _PACKS[key] = ArtPack(key, faces, dict(src.colours), src.shell, source=f"variant:{key}", style=base)
     return _PACKS[key]
 
@@ -355,7 +358,7 @@ class Generator:
             else:
                 size, side = lay.action_size[0], regions.row_side
             w = face_window(
-                pack.faces[key] if key in pack.faces else pack.face(key),
+                pack_face(pack, key),
                 size,
                 side,
                 ps.px,

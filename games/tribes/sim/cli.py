@@ -181,9 +181,9 @@ def _load_game(args: argparse.Namespace) -> Any:
 
 def _scene(args: argparse.Namespace, profile: Any, players: int) -> tuple[Any, Any, Any, Any, Any]:
     """(renderer, camera, light, effects, layout) from the command line, for ``players`` players."""
+    from games.tribes.sim.packs import resolve_pack
     from games.tribes.sim.randomize import random_conditions
     from games.tribes.sim.render import Renderer
-    from games.tribes.vision.artpack import resolve_pack
     from games.tribes.vision.layout import resolve_layout
     from sim.camera import Camera
     from sim.effects import Effects
@@ -372,7 +372,8 @@ def _profile(path: str | None) -> Any:
 
 
 def cmd_pack(args: argparse.Namespace) -> int:
-    from games.tribes.vision.artpack import builtin_pack, export_pack, load_pack, optional_faces, required_faces
+    from games.tribes.sim.packs import builtin_pack
+    from games.tribes.vision.artpack import export_pack, load_pack, optional_faces, required_faces
     from vision.errors import VisionError
 
     prof = _profile(args.profile)
@@ -398,11 +399,14 @@ def cmd_pack(args: argparse.Namespace) -> int:
 
 
 def cmd_photo_pack(args: argparse.Namespace) -> int:
+    from games.tribes.sim.packs import builtin_pack
     from games.tribes.vision.layout import resolve_layout
     from games.tribes.vision.photopack import build_pack
 
     layout = resolve_layout(args.layout)
-    pack = build_pack(args.photos, args.output, _profile(args.profile), args.fill_from, args.name, layout.dictionary)
+    prof = _profile(args.profile)
+    fill = builtin_pack(args.fill_from, prof) if args.fill_from else None
+    pack = build_pack(args.photos, args.output, prof, fill, args.name, layout.dictionary)
     sys.stdout.write(f"wrote {args.output}: {len(pack.faces)} faces\n")
     return 0
 

@@ -14,13 +14,15 @@ from collections import OrderedDict
 import cv2
 import numpy as np
 
+from games.tribes.sim.packs import face
 from games.tribes.sim.scene import TileDraw
 from games.tribes.vision.artpack import ArtPack
-from games.tribes.vision.layout import SQRT3, Layout, Point, rect_corners, rotate
+from games.tribes.vision.layout import SQRT3, Layout
 from sim.camera import Camera
 from sim.lighting import Light
 from sim.textures import table_texture
 from sim.warp import Canvas
+from vision.layout import Point, rect_corners, rotate
 from vision.markers import marker_cells
 
 SHIFT = 4
@@ -132,7 +134,7 @@ class TileDrawer:
         ck = (key, w, h)
         img = self._sized.get(ck)
         if img is None:
-            src = self.pack.face(key)
+            src = face(self.pack, key)
             img = cv2.resize(src, (max(w, 2), max(h, 2)), interpolation=cv2.INTER_AREA)
             self._sized[ck] = img
             while len(self._sized) > self.capacity:

@@ -18,9 +18,8 @@ import cv2
 import numpy as np
 
 from games.tribes.rules.profile import BoxProfile
+from games.tribes.vision.artpack import DEFAULT_COLOURS, DEFAULT_SHELL, HEX_H, HEX_W, SQ, hex_points
 
-HEX_W, HEX_H = 256, 222
-SQ = 256
 STYLES: tuple[str, ...] = ("classic", "bold", "sketch")
 
 RGB = tuple[int, int, int]
@@ -69,16 +68,7 @@ PALETTES: dict[str, dict[str, RGB]] = {
 }
 
 PIECE_COLOURS: dict[str, dict[str, RGB]] = {
-    "classic": {
-        "red": (196, 40, 36),
-        "blue": (40, 84, 176),
-        "yellow": (236, 196, 36),
-        "black": (40, 38, 36),
-        "green": (56, 140, 60),
-        "white": (232, 228, 216),
-        "purple": (110, 60, 140),
-        "orange": (230, 120, 30),
-    },
+    "classic": dict(DEFAULT_COLOURS),
     "bold": {
         "red": (230, 20, 20),
         "blue": (20, 60, 230),
@@ -100,7 +90,7 @@ PIECE_COLOURS: dict[str, dict[str, RGB]] = {
         "orange": (210, 120, 50),
     },
 }
-SHELL_COLOURS: dict[str, RGB] = {"classic": (236, 222, 196), "bold": (255, 240, 210), "sketch": (228, 214, 190)}
+SHELL_COLOURS: dict[str, RGB] = {"classic": DEFAULT_SHELL, "bold": (255, 240, 210), "sketch": (228, 214, 190)}
 
 
 def _bgr(c: RGB) -> tuple[int, int, int]:
@@ -117,14 +107,6 @@ def smooth_noise(h: int, w: int, rng: np.random.Generator, cells: int = 8) -> np
     big = cv2.resize(small, (w + 2 * w // cells, h + 2 * h // cells), interpolation=cv2.INTER_CUBIC)
     oy, ox = h // cells, w // cells
     return np.clip(big[oy : oy + h, ox : ox + w], -1, 1)
-
-
-def hex_points(w: int = HEX_W, h: int = HEX_H, inset: float = 0.0) -> np.ndarray:
-    """Corners of the flat-top hexagon inscribed in a w x h image (int32 for cv2 drawing)."""
-    r = w / 2 - inset
-    cx, cy = (w - 1) / 2, (h - 1) / 2
-    pts = [(cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k))) for k in range(6)]
-    return np.array(pts, np.float64)
 
 
 def _poly(img: np.ndarray, pts: np.ndarray, colour: tuple[int, int, int], thick: int = -1) -> None:

@@ -14,8 +14,9 @@ import math
 import struct
 from dataclasses import dataclass
 
-from games.tribes.vision.layout import Layout, Point, add, rotate
+from games.tribes.vision.layout import Layout
 from games.tribes.vision.table import TableModel
+from vision.layout import Point, add, rotate
 
 GOLDEN = math.radians(137.50776)
 

@@ -20,9 +20,10 @@ from games.tribes.rules.hexgrid import frontier
 from games.tribes.sim.compose import TILE_THICKNESS
 from games.tribes.sim.pieces import HEIGHTS, PieceRenderer
 from games.tribes.sim.scene import Scene
-from games.tribes.vision.layout import TRACK_NAMES, Layout, rect_corners
+from games.tribes.vision.layout import TRACK_NAMES, Layout
 from games.tribes.vision.table import TableModel
 from sim.camera import Camera
+from vision.layout import rect_corners
 
 TRUTH_FORMAT = "tribes-render-truth"
 TRUTH_VERSION = 1

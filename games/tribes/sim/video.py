@@ -33,13 +33,14 @@ from games.tribes.rules.game import Game
 from games.tribes.rules.moves import Move, Setup, TakeEvent
 from games.tribes.sim.render import Renderer
 from games.tribes.sim.scene import drawn_position
-from games.tribes.vision.layout import Layout, Point, add, rotate
+from games.tribes.vision.layout import Layout
 from games.tribes.vision.table import BoardItem, LandTile, RowItem, TableModel
 from sim.camera import Camera
 from sim.effects import Effects
 from sim.hands import Hand
 from sim.lighting import Light
 from vision.errors import VisionError
+from vision.layout import Point, add, rotate
 
 VIDEO_TRUTH_FORMAT = "tribes-video-truth"
 VIDEO_SUFFIXES = {".mp4": "mp4v", ".avi": "MJPG", ".mkv": "mp4v"}

@@ -14,9 +14,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from games.tribes.vision.layout import TRACK_NAMES, rect_corners
+from games.tribes.vision.layout import TRACK_NAMES
 from games.tribes.vision.observation import Observation
 from games.tribes.vision.regions import Regions
+from vision.layout import rect_corners
 from vision.registration import Registration
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX

@@ -15,16 +15,16 @@ another file. Required faces, for the box profile in use: ``resource-<id>`` for 
 Landscape faces show a flat-top hexagon whose corners touch the image's left and right edges; the
 others fill their image. :func:`load_pack` names the first missing or unreadable file.
 
-Three procedural packs ship in code (:data:`vision.packart.STYLES`); :func:`resolve_pack` accepts
-their names or a folder, and :func:`export_pack` writes any pack as a folder to copy and edit.
+:func:`export_pack` writes any pack as a folder to copy and edit. (Three procedural packs for the
+synthetic table — ``classic``, ``bold``, ``sketch`` — are tooling: ``games.tribes.sim.packs``.)
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,6 @@ import cv2
 import numpy as np
 
 from games.tribes.rules.profile import BoxProfile, default_profile
-from games.tribes.sim.packart import PIECE_COLOURS, SHELL_COLOURS, STYLES, Painter, draw_faces
 from vision.errors import ArtPackError
 
 PACK_FORMAT = "tribes-art-pack"
@@ -41,7 +40,30 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 
 RGB = tuple[int, int, int]
 
-DEFAULT_COLOURS: Mapping[str, RGB] = PIECE_COLOURS["classic"]
+HEX_W, HEX_H = 256, 222
+"""Size of a landscape face image: a flat-top hexagon whose corners touch the left and right edges."""
+SQ = 256
+"""Side of a square face image (action, event, achievement tiles)."""
+DEFAULT_COLOURS: Mapping[str, RGB] = {
+    "red": (196, 40, 36),
+    "blue": (40, 84, 176),
+    "yellow": (236, 196, 36),
+    "black": (40, 38, 36),
+    "green": (56, 140, 60),
+    "white": (232, 228, 216),
+    "purple": (110, 60, 140),
+    "orange": (230, 120, 30),
+}
+"""Piece colours (RGB) for packs that name none: the ``classic`` procedural pack's."""
+DEFAULT_SHELL: RGB = (236, 222, 196)
+
+
+def hex_points(w: int = HEX_W, h: int = HEX_H, inset: float = 0.0) -> np.ndarray:
+    """Corners of the flat-top hexagon inscribed in a w x h image."""
+    r = w / 2 - inset
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    pts = [(cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k))) for k in range(6)]
+    return np.array(pts, np.float64)
 """Piece colours used when a pack does not name a player's colour."""
 
 
@@ -67,20 +89,14 @@ class ArtPack:
     name: str
     faces: dict[str, np.ndarray]
     colours: dict[str, RGB] = field(default_factory=lambda: dict(DEFAULT_COLOURS))
-    shell: RGB = (236, 222, 196)
+    shell: RGB = DEFAULT_SHELL
     source: str = ""
     style: str = ""
 
     def face(self, key: str) -> np.ndarray:
-        """The image of face ``key``; face-down backs fall back to a plain drawing."""
+        """The image of face ``key``; :class:`ArtPackError` when the pack has none."""
         img = self.faces.get(key)
         if img is not None:
-            return img
-        if key.startswith(("achievement-back-", "event-back-")):
-            era = int(key.rsplit("-", 1)[1])
-            painter = Painter("classic", default_profile())
-            img = painter.achievement_back(era) if key.startswith("achievement") else painter.event_back(era)
-            self.faces[key] = img
             return img
         raise ArtPackError(self.source or self.name, key, "missing: the pack has no image for this face")
 
@@ -117,25 +133,6 @@ class ArtPack:
             "colours": {k: list(v) for k, v in self.colours.items()},
             "shell": list(self.shell),
         }
-
-
-@cache
-def _builtin(style: str, profile: BoxProfile) -> ArtPack:
-    return ArtPack(
-        name=style,
-        faces=draw_faces(style, profile),
-        colours=dict(PIECE_COLOURS[style]),
-        shell=SHELL_COLOURS[style],
-        source=f"builtin:{style}",
-        style=style,
-    )
-
-
-def builtin_pack(style: str, profile: BoxProfile | None = None) -> ArtPack:
-    """A procedural pack (``classic``, ``bold`` or ``sketch``) for ``profile`` (cached)."""
-    if style not in STYLES:
-        raise ArtPackError(f"builtin:{style}", "", f"no such built-in pack: choose from {', '.join(STYLES)}")
-    return _builtin(style, profile or default_profile())
 
 
 def _rgb(val: Any, where: str, source: str) -> RGB:
@@ -220,12 +217,3 @@ def export_pack(pack: ArtPack, folder: str | Path) -> Path:
             raise ArtPackError(str(root), key, "could not write the image")
     (root / "pack.json").write_text(json.dumps(pack.to_json(), indent=1) + "\n", encoding="utf-8")
     return root
-
-
-def resolve_pack(spec: str | Path | None, profile: BoxProfile | None = None) -> ArtPack:
-    """A built-in pack by name (default ``classic``) or a pack folder."""
-    if spec is None:
-        return builtin_pack("classic", profile)
-    if str(spec) in STYLES:
-        return builtin_pack(str(spec), profile)
-    return load_pack(spec, profile)

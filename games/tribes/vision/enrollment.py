@@ -45,10 +45,11 @@ from games.tribes.vision.observation import (
     SlotReading,
     TrackReading,
 )
-from games.tribes.vision.regions import EMBED_PX, PatchSet, Regions, patch_set
+from games.tribes.vision.regions import EMBED_PX, Regions
 from games.tribes.vision.table import TableModel
 from vision.colour import ColourNorm, fit_norm, lab, piece_colour, read_tones
 from vision.errors import EnrollmentError, FrameError
+from vision.patches import PatchSet, patch_set
 from vision.registration import Registrar, Registration
 from vision.sampling import Sampler
 

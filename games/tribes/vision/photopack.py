@@ -31,12 +31,14 @@ import cv2
 import numpy as np
 
 from games.tribes.rules.profile import BoxProfile, default_profile
-from games.tribes.sim.packart import HEX_H, HEX_W, SQ, hex_points
 from games.tribes.vision.artpack import (
+    HEX_H,
+    HEX_W,
     IMAGE_SUFFIXES,
+    SQ,
     ArtPack,
-    builtin_pack,
     export_pack,
+    hex_points,
     optional_faces,
     required_faces,
 )
@@ -285,24 +287,23 @@ def build_pack(
     folder: str | Path,
     out: str | Path,
     profile: BoxProfile | None = None,
-    fill_from: str | None = None,
+    fill_from: ArtPack | None = None,
     name: str | None = None,
     dictionary: str = "DICT_4X4_50",
 ) -> ArtPack:
     """Cut all photos in ``folder`` and write a complete pack to ``out``. Faces without a photo come
-    from the built-in pack ``fill_from``; without it, a missing face is an error."""
+    from the pack ``fill_from`` (a built-in one, say); without it, a missing face is an error."""
     prof = profile or default_profile()
     cut = cut_faces(folder, prof, dictionary)
     faces = {c.key: c.image for c in cut}
     sources = {c.key: f"photo:{c.source} ({c.method})" for c in cut}
     missing = [k for k, _ in required_faces(prof) if k not in faces]
     colours = None
-    if fill_from:
-        base = builtin_pack(fill_from, prof)
-        colours = dict(base.colours)
+    if fill_from is not None:
+        colours = dict(fill_from.colours)
         for k in missing:
-            faces[k] = base.faces[k]
-            sources[k] = f"builtin:{fill_from}"
+            faces[k] = fill_from.faces[k]
+            sources[k] = fill_from.source or fill_from.name
     elif missing:
         raise PhotoPackError(
             str(folder),

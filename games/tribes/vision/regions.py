@@ -16,13 +16,14 @@ Pure numpy; no OpenCV.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
 from games.tribes.rules.profile import BoxProfile
-from games.tribes.vision.layout import TRACK_NAMES, Hex, Layout, Point, rect_corners
+from games.tribes.vision.layout import TRACK_NAMES, Hex, Layout
+from vision.layout import Point, rect_corners
+from vision.patches import PatchSet, patch_set
 
 HEX_PATCH_MM = 48.0
 """Side of the window around a landscape tile for recognising its type (the tile is 46 mm corner to
@@ -34,44 +35,6 @@ EMBED_PX = 40
 """Pixels per side of the patches fed to the feature model."""
 COUNT_PX = 48
 """Pixels per side of the patches fed to the counting models."""
-
-
-@dataclass(frozen=True)
-class PatchSet:
-    """A batch of square windows on the table: centres (N x 2 mm), rotations (N, degrees), side (mm)
-    and output side (px). ``key`` names the set for caching."""
-
-    key: str
-    centers: np.ndarray
-    rotations: np.ndarray
-    side_mm: float
-    px: int
-
-    def __len__(self) -> int:
-        return len(self.centers)
-
-    @cached_property
-    def grid(self) -> np.ndarray:
-        """Table points (N x px x px x 2, mm) of every output pixel centre."""
-        n = len(self.centers)
-        step = self.side_mm / self.px
-        ax = (np.arange(self.px) + 0.5) * step - self.side_mm / 2
-        gx, gy = np.meshgrid(ax, ax)
-        local = np.stack([gx, gy], -1)[None].repeat(n, 0)  # N x px x px x 2
-        a = np.radians(self.rotations)[:, None, None]
-        c, s = np.cos(a), np.sin(a)
-        x = c * local[..., 0] - s * local[..., 1] + self.centers[:, None, None, 0]
-        y = s * local[..., 0] + c * local[..., 1] + self.centers[:, None, None, 1]
-        return np.stack([x, y], -1)
-
-
-def patch_set(
-    key: str, centers: list[Point] | np.ndarray, rotations: list[float] | np.ndarray | float, side_mm: float, px: int
-) -> PatchSet:
-    """Build a :class:`PatchSet` (a scalar rotation applies to every window)."""
-    c = np.asarray(centers, np.float64).reshape(-1, 2)
-    r = np.broadcast_to(np.asarray(rotations, np.float64), (len(c),)).copy()
-    return PatchSet(key, c, r, float(side_mm), int(px))
 
 
 class Regions:

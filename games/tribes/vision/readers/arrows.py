@@ -30,8 +30,8 @@ import numpy as np
 from games.tribes.vision.layout import Layout
 from games.tribes.vision.observation import ArrowReading
 from games.tribes.vision.readers.base import FrameContext, colour_sigma, threshold_conf
-from games.tribes.vision.regions import PatchSet, patch_set
 from vision.colour import lab, likeness
+from vision.patches import PatchSet, patch_set
 
 LENGTH = 22.0
 """Length (mm) of the footprint along the diagonal (the token is 28 mm long)."""

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from games.tribes.vision.regions import PatchSet, Regions
+from games.tribes.vision.regions import Regions
 from vision.colour import ColourNorm, lab, likeness
+from vision.patches import PatchSet
 from vision.registration import Registration
 from vision.sampling import Sampler
 

@@ -28,10 +28,10 @@ import numpy as np
 from games.tribes.rules.profile import BoxProfile
 from games.tribes.vision.observation import BoardReading
 from games.tribes.vision.readers.base import FrameContext, colour_sigma, disc_mask, threshold_conf
-from games.tribes.vision.regions import patch_set
 from vision.assign import BIG, EXACT_BELOW, assign_with_bounds
 from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
+from vision.patches import patch_set
 
 UNKNOWN = "?"
 EPS = 1e-6

@@ -18,8 +18,8 @@ import numpy as np
 from games.tribes.vision.layout import TRACK_NAMES
 from games.tribes.vision.observation import TrackReading
 from games.tribes.vision.readers.base import FrameContext, colour_sigma
-from games.tribes.vision.regions import patch_set
 from vision.colour import lab, likeness
+from vision.patches import patch_set
 
 TRACK_PX = 24
 
