@@ -281,7 +281,7 @@ def _span(idx: list[int]) -> str:
 
 def cmd_test(args: argparse.Namespace) -> int:
     """Walk a light along the strip, light each slot, show the tile colours, blank."""
-    from games.tribes.leds import SlotLook, blank, cost_level, player_colour, render, slot_leds
+    from devices.looks import SlotLook, blank, cost_level, player_colour, render, slot_leds
 
     config = config_from_args(args)
     step = _seconds(args.step, "--step")
@@ -321,34 +321,31 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print (and with --port light) the frame for a game file's current state."""
-    from games.tribes.leds import frame_for_state, overflow, slot_looks
-    from games.tribes.rules.engine import describe_context
-    from games.tribes.rules.errors import RulesError
-    from games.tribes.rules.game import load_game
+    from datafile import DataFileError
+    from devices.looks import DarkLeds, render
+    from games.errors import GameError
+    from games.record import open_record
 
     config = config_from_args(args)
     hold = _seconds(args.hold, "--hold") if args.hold is not None else None
     try:
-        game = load_game(args.game)
-    except RulesError as exc:
+        record = open_record(args.game)
+    except (GameError, DataFileError) as exc:
         raise DeviceError(str(exc)) from None
-    state = game.state
+    state = record.state
+    leds = record.game.leds() if record.game.leds is not None else DarkLeds()
     out = sys.stdout
-    context = describe_context(state)
-    if state.players and state.pending.kind == "choose":
-        mover = state.players[state.to_move]
-        context += f"; {mover.colour}, {mover.shells} shell(s)"
-    out.write(context + "\n")
-    looks = slot_looks(state, config)
+    out.write(leds.context(state) + "\n")
+    looks = leds.looks(state, config)
     if not looks:
         out.write("the strip is dark (no row yet, or the game is over)\n")
     for look in looks:
-        tile = state.row[look.slot - 1].tile if look.slot <= len(state.row) else "?"
         where = _span(slot_leds_safe(look.slot, config))
-        out.write(f"slot {look.slot} {tile}: {look.kind}, level {look.level:g} ({where})\n")
-    if (extra := overflow(state, config)) > 0:
-        out.write(f"warning: {extra} tile(s) past max_row {config.max_row} are not shown\n")
-    frame = frame_for_state(state, config)
+        label = leds.slot_label(state, look.slot)
+        out.write(f"slot {look.slot} {label}: {look.kind}, level {look.level:g} ({where})\n")
+    for warning in leds.warnings(state, config):
+        out.write(f"warning: {warning}\n")
+    frame = render(looks, config)
     out.write(f"frame: {describe_frame(frame)}\n")
     if not config.port:
         return 0
@@ -371,7 +368,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def slot_leds_safe(slot: int, config: LedConfig) -> list[int]:
     """The LEDs of ``slot``, or none past ``max_row``."""
-    from games.tribes.leds import slot_leds
+    from devices.looks import slot_leds
 
     return slot_leds(slot, config) if slot <= config.max_row else []
 

@@ -1,10 +1,11 @@
 """Keeps a strip in step with the game: the runtime calls :meth:`StripFollower.update` on every change.
 
-``update(state, last_move)`` renders :func:`devices.mapping.slot_looks` for the new state and, when
-``last_move`` took a tile of the row (``move.takes_slot``), plays a short pulse on that tile: an action
-tile is found where it now lies — at the end of the row (R-TURN-1) — an event tile where it lay, since
-it leaves the row (R-EVT-7). The pulse is a rise and fall towards ``pulse_colour`` over ``pulse_s``,
-drawn by a small thread; the base picture is shown again when it ends. At game end the strip goes dark.
+``update(state, last_move)`` draws the game's LED map (:class:`games.api.LedMap`: the looks of every
+slot) for the new state and, when ``last_move`` took a tile (the map's ``taken_slot``; Tribes: an
+action tile where it now lies, at the end of the row, R-TURN-1; an event tile where it lay, since it
+leaves the row, R-EVT-7), plays a short pulse on that slot. The pulse is a rise and fall towards
+``pulse_colour`` over ``pulse_s``, drawn by a small thread; the base picture is shown again when it
+ends. At game end the strip goes dark.
 """
 
 from __future__ import annotations
@@ -17,29 +18,19 @@ from typing import Any
 
 from devices.config import LedConfig
 from devices.frames import RGB
+from devices.looks import SlotLook, render
 from devices.strip import Strip
-from games.tribes.leds import SlotLook, overflow, player_colour, render, slot_looks
-from games.tribes.rules.moves import Move
-from games.tribes.rules.state import State
+from games.api import LedMap
 
 
-def taken_slot(before: State | None, after: State, move: Move | None) -> int | None:
-    """The slot of ``after``'s row where the tile ``move`` took now lies (or lay, for an event that left
-    the row); None when ``move`` took no tile."""
-    if move is None or not getattr(move, "takes_slot", False):
-        return None
-    slot = int(move.slot)  # type: ignore[attr-defined]
-    if before is not None and 1 <= slot <= len(before.row):
-        tile = before.row[slot - 1]
-        if not tile.event:
-            for i in range(len(after.row), 0, -1):
-                t = after.row[i - 1]
-                if t.tile == tile.tile and not t.event:
-                    return i
-        return slot
-    if move.kind == "evt":
-        return slot
-    return len(after.row) or None  # an action tile goes to the end of the row (R-TURN-1)
+def default_leds() -> LedMap:
+    """The LED map of the default game."""
+    import games
+
+    factory = games.get(games.DEFAULT).leds
+    if factory is None:  # pragma: no cover - the default game has one
+        raise ValueError(f"{games.DEFAULT} has no LED map")
+    return factory()
 
 
 def pulse_amount(elapsed: float, duration: float) -> float:
@@ -58,6 +49,7 @@ class StripFollower:
         config: LedConfig,
         fps: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
+        leds: LedMap | None = None,
     ) -> None:
         if strip.led_count != config.strip_length:
             raise ValueError(f"the strip has {strip.led_count} LEDs, the config {config.strip_length}")
@@ -65,33 +57,35 @@ class StripFollower:
         self.config = config
         self.fps = fps
         self.clock = clock
+        self.leds = leds
+        """The game's LED map (None: the default game's, found when first needed)."""
         self._lock = threading.Condition()
         self._looks: list[SlotLook] = []
-        self._before: State | None = None
+        self._before: Any = None
         self._pulse: tuple[int, float] | None = None
         self._warnings: tuple[str, ...] = ()
         self._closed = False
         self._thread: threading.Thread | None = None
 
-    def update(self, state: State, last_move: Move | None = None) -> list[RGB]:
-        """Show ``state`` (reached by ``last_move``, if given); returns the frame shown now."""
-        looks = slot_looks(state, self.config)
+    def update(self, state: Any, last_move: Any = None, leds: LedMap | None = None) -> list[RGB]:
+        """Show ``state`` (reached by ``last_move``, if given) with the game's LED map ``leds``
+        (default: the follower's); returns the frame shown now."""
+        if leds is not None:
+            self.leds = leds
+        if self.leds is None:
+            self.leds = default_leds()
+        lm = self.leds
+        looks = lm.looks(state, self.config)
         with self._lock:
             before = self._before
-        slot = None if state.is_over else taken_slot(before, state, last_move)
-        warnings = []
-        if (n := overflow(state, self.config)) > 0:
-            warnings.append(
-                f"the row has {len(state.row)} tiles, the strip maps {self.config.max_row}: {n} not shown (max_row)"
-            )
-        mover = state.players[state.to_move].colour if state.players else None
-        if mover is not None and player_colour(mover, self.config) is None:
-            warnings.append(f"player colour {mover!r} is unknown: add it to player_colours")
+        dark = lm.dark(state)
+        slot = None if dark else lm.taken_slot(before, state, last_move)
+        warnings = lm.warnings(state, self.config)
         with self._lock:
             self._before = state
             self._looks = looks
             self._warnings = tuple(warnings)
-            if state.is_over:
+            if dark:
                 self._pulse = None
             elif slot is not None and self.config.pulse_s > 0:
                 self._pulse = (slot, self.clock())

@@ -29,10 +29,9 @@ from typing import Any, Protocol
 
 from devices.config import LedConfig
 from devices.follower import StripFollower
+from devices.looks import DarkLeds, scale, slot_leds
 from devices.strip import Strip, VirtualStrip, open_strip
-from games.tribes.leds import scale, slot_leds
-from games.tribes.rules.moves import Move
-from games.tribes.rules.state import State
+from games.api import LedMap
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +65,7 @@ class LiveStrip:
         self.poll_s = poll_s
         self.follower = StripFollower(strip, config, clock=clock)
         self._cond = threading.Condition()
-        self._queue: deque[tuple[State, Move | None, int | None]] = deque()
+        self._queue: deque[tuple[Any, Any, int | None, LedMap | None]] = deque()
         self._busy = False
         self._shown_id: int | None = None
         self._listeners: list[Listener] = []
@@ -75,6 +74,7 @@ class LiveStrip:
         self._error = ""
         self._status_key: tuple[Any, ...] | None = None
         self._closed = False
+        self._source: Any = None
         self.dropped = 0
         """Changes dropped because too many were waiting."""
         self.errors = 0
@@ -95,6 +95,7 @@ class LiveStrip:
         unsubscribe = source.subscribe(self.on_change)
         with self._cond:
             self._detach.append(unsubscribe)
+            self._source = source
         try:
             if getattr(source, "has_game", True) and callable(getattr(source, "snapshot", None)):
                 snap = source.snapshot()  # type: ignore[attr-defined]
@@ -111,16 +112,18 @@ class LiveStrip:
         except Exception:  # a malformed change must not reach the runtime as an error
             log.exception("LED strip: cannot take the change %r", change)
 
-    def show_state(self, state: State, last_move: Move | None = None, state_id: int | None = None) -> None:
+    def show_state(self, state: Any, last_move: Any = None, state_id: int | None = None) -> None:
         """Queue ``state`` (reached by ``last_move``) to be shown; returns at once. With ``state_id``, a
-        state older than the one already shown is skipped."""
+        state older than the one already shown is skipped. The LED map is the one of the game the
+        attached source plays (``source.game``), else the default game's."""
+        leds = self._leds_of_source()
         with self._cond:
             if self._closed:
                 return
             if len(self._queue) >= QUEUE_MAX:
                 self._queue.popleft()
                 self.dropped += 1
-            self._queue.append((state, last_move, state_id))
+            self._queue.append((state, last_move, state_id, leds))
             self._cond.notify_all()
 
     def flush(self, timeout: float = 5.0) -> bool:
@@ -242,11 +245,17 @@ class LiveStrip:
                 self._busy = False
                 self._cond.notify_all()
 
-    def _show(self, state: State, move: Move | None, state_id: int | None) -> bool:
+    def _leds_of_source(self) -> LedMap | None:
+        plugin = getattr(self._source, "game", None)
+        if plugin is None or not hasattr(plugin, "leds"):
+            return None
+        return plugin.leds() if plugin.leds is not None else DarkLeds()
+
+    def _show(self, state: Any, move: Any, state_id: int | None, leds: LedMap | None = None) -> bool:
         if state_id is not None and self._shown_id is not None and state_id < self._shown_id:
             return False  # an older state queued after a newer one (attach racing a change)
         try:
-            self.follower.update(state, move)
+            self.follower.update(state, move, leds)
         except Exception as exc:  # whatever the strip does, the game goes on
             self.errors += 1
             text = " ".join(str(exc).split()) or type(exc).__name__

@@ -306,26 +306,36 @@ class PageModule(Protocol):
 
 
 class LedMap(Protocol):
-    """How a state lights the LED strip: one look per slot of the strip (devices.looks.SlotLook)."""
+    """How a state lights the LED strip: one look per slot of the strip (:class:`devices.looks.SlotLook`;
+    Tribes: one slot per tile of the action row)."""
 
     def looks(self, state: State, config: Any) -> list[Any]:
-        """One look per strip slot for ``state`` (the strip's config gives colours and slots)."""
+        """One look per strip slot for ``state`` (the strip's config gives colours and slots); empty
+        when the strip should be dark."""
         ...  # pragma: no cover - protocol
 
     def taken_slot(self, before: State | None, after: State, move: Any) -> int | None:
         """The slot whose tile the last move took (pulsed briefly), or None."""
         ...  # pragma: no cover - protocol
 
-    def overflow(self, state: State, config: Any) -> int:
-        """How many slots of ``state`` the strip has no LEDs for."""
+    def warnings(self, state: State, config: Any) -> list[str]:
+        """Problems showing ``state`` on this strip (more slots than LEDs, unknown colours)."""
         ...  # pragma: no cover - protocol
 
     def mover_colour(self, state: State, config: Any) -> tuple[int, int, int]:
-        """The colour of the player to move (the strip's test pattern and idle light)."""
+        """The colour of the player to move (the strip's test pattern)."""
         ...  # pragma: no cover - protocol
 
     def context(self, state: State) -> str:
         """One line saying where the game stands (``leds show`` prints it)."""
+        ...  # pragma: no cover - protocol
+
+    def dark(self, state: State) -> bool:
+        """The strip shows nothing now (the game is over)."""
+        ...  # pragma: no cover - protocol
+
+    def slot_label(self, state: State, slot: int) -> str:
+        """What lies in ``slot`` (``leds show`` prints it)."""
         ...  # pragma: no cover - protocol
 
 

@@ -12,51 +12,21 @@ is the one of the player to move. The default look (colours and levels in :class
   every tile of the row faintly (``idle_level``), so the strip still shows where the row lies;
 * everything off before setup and once the game is over (R-END-2).
 
-A short pulse (see :mod:`devices.follower`) blends one slot towards ``pulse_colour``. Slot ``s`` covers
-``leds_per_slot`` LEDs starting ``offset + (s - 1) * (leds_per_slot + gap)`` from the first LED, or
-from the last one when ``direction`` is ``reverse``. Frames here are logical RGB; the colour order of
-the wire is applied by the serial strip.
+The tile just taken pulses (:func:`taken_slot`); :mod:`devices.looks` draws the looks into a frame.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Any
 
-from devices.config import NAMED_COLOURS, LedConfig, parse_colour
+from devices.config import LedConfig
 from devices.frames import RGB
+from devices.looks import SlotLook, cost_level, player_colour, render
+from games.tribes.rules.engine import describe_context
 from games.tribes.rules.legal import overview
+from games.tribes.rules.moves import Move
+from games.tribes.rules.pending import PendingKind
 from games.tribes.rules.state import State
-
-OFF: RGB = (0, 0, 0)
-
-
-@dataclass(frozen=True, slots=True)
-class SlotLook:
-    """How one slot of the row should look: a colour at a level (0 = off, 1 = full)."""
-
-    slot: int
-    kind: str
-    """``free``, ``cost``, ``blocked`` (cannot afford), ``event`` or ``idle`` (not choosing now)."""
-    colour: RGB
-    level: float
-    cost: int = 0
-
-
-def player_colour(name: str, config: LedConfig) -> RGB | None:
-    """RGB of a player colour name (``config.player_colours`` first, then the named colours, then
-    ``#rrggbb``); None when it is unknown."""
-    if name in config.player_colours:
-        return config.player_colours[name]
-    key = name.strip().lower()
-    if key in config.player_colours:
-        return config.player_colours[key]
-    if key in NAMED_COLOURS:
-        return NAMED_COLOURS[key]
-    try:
-        return parse_colour(name)
-    except ValueError:
-        return None
 
 
 def mover_colour(state: State, config: LedConfig) -> RGB:
@@ -65,12 +35,6 @@ def mover_colour(state: State, config: LedConfig) -> RGB:
         return config.unknown_colour
     rgb = player_colour(state.players[state.to_move].colour, config)
     return rgb if rgb is not None else config.unknown_colour
-
-
-def cost_level(cost: int, config: LedConfig) -> float:
-    """Level of an affordable tile costing ``cost`` shells; costs past the list use its last entry."""
-    levels = config.cost_levels
-    return levels[min(cost, len(levels) - 1)]
 
 
 def slot_looks(state: State, config: LedConfig) -> list[SlotLook]:
@@ -95,61 +59,6 @@ def slot_looks(state: State, config: LedConfig) -> list[SlotLook]:
     return looks
 
 
-def slot_leds(slot: int, config: LedConfig) -> list[int]:
-    """Indices (into the frame) of the LEDs under ``slot`` (1-based), along the row's direction."""
-    if not 1 <= slot <= config.max_row:
-        raise ValueError(f"slot {slot} is outside the mapped row 1-{config.max_row}")
-    first = config.offset + (slot - 1) * config.pitch
-    idx = list(range(first, first + config.leds_per_slot))
-    if config.direction == "reverse":
-        last = config.strip_length - 1
-        idx = [last - i for i in idx]
-    return idx
-
-
-def scale(colour: RGB, factor: float) -> RGB:
-    """``colour`` times ``factor`` (0–1), rounded; a lit colour never rounds down to black."""
-    if factor <= 0:
-        return OFF
-    out = tuple(min(255, round(v * factor)) for v in colour)
-    if not any(out) and any(colour):
-        m = max(range(3), key=lambda i: colour[i])
-        out = tuple(1 if i == m else 0 for i in range(3))
-    return (out[0], out[1], out[2])
-
-
-def blend(a: RGB, b: RGB, t: float) -> RGB:
-    """The colour ``t`` of the way from ``a`` to ``b`` (``t`` clamped to 0–1)."""
-    t = min(1.0, max(0.0, t))
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
-
-
-def blank(config: LedConfig) -> list[RGB]:
-    """An all-off frame for the whole strip."""
-    return [OFF] * config.strip_length
-
-
-def render(looks: Sequence[SlotLook], config: LedConfig, pulse: tuple[int, float] | None = None) -> list[RGB]:
-    """The frame for ``looks``: every LED of the strip, logical RGB, brightness applied.
-
-    ``pulse=(slot, amount)`` blends that slot towards ``pulse_colour`` by ``amount`` (0–1). Slots past
-    ``max_row`` are not shown (:func:`overflow` tells how many)."""
-    frame = blank(config)
-    base: dict[int, RGB] = {}
-    for look in looks:
-        if look.slot > config.max_row:
-            continue
-        base[look.slot] = scale(look.colour, look.level * config.brightness)
-    if pulse is not None and 1 <= pulse[0] <= config.max_row and pulse[1] > 0:
-        slot, amount = pulse
-        base[slot] = blend(base.get(slot, OFF), scale(config.pulse_colour, config.brightness), amount)
-    for slot, colour in base.items():
-        if colour != OFF:
-            for i in slot_leds(slot, config):
-                frame[i] = colour
-    return frame
-
-
 def overflow(state: State, config: LedConfig) -> int:
     """How many tiles of the row lie past ``max_row`` and cannot be shown."""
     return max(0, len(state.row) - config.max_row)
@@ -158,3 +67,67 @@ def overflow(state: State, config: LedConfig) -> int:
 def frame_for_state(state: State, config: LedConfig) -> list[RGB]:
     """The strip frame for a rules state (used by ``leds`` commands and by the game runtime)."""
     return render(slot_looks(state, config), config)
+
+
+def taken_slot(before: State | None, after: State, move: Move | None) -> int | None:
+    """The slot of ``after``'s row where the tile ``move`` took now lies (or lay, for an event that left
+    the row); None when ``move`` took no tile."""
+    if move is None or not getattr(move, "takes_slot", False):
+        return None
+    slot = int(move.slot)  # type: ignore[attr-defined]
+    if before is not None and 1 <= slot <= len(before.row):
+        tile = before.row[slot - 1]
+        if not tile.event:
+            for i in range(len(after.row), 0, -1):
+                t = after.row[i - 1]
+                if t.tile == tile.tile and not t.event:
+                    return i
+        return slot
+    if move.kind == "evt":
+        return slot
+    return len(after.row) or None  # an action tile goes to the end of the row (R-TURN-1)
+
+
+class TribesLeds:
+    """The LED map of Tribes (:class:`games.api.LedMap`): one slot per tile of the action row."""
+
+    def looks(self, state: Any, config: Any) -> list[SlotLook]:
+        """See :func:`slot_looks`."""
+        return slot_looks(state, config)
+
+    def taken_slot(self, before: Any, after: Any, move: Any) -> int | None:
+        """See :func:`taken_slot`."""
+        return taken_slot(before, after, move)
+
+    def warnings(self, state: Any, config: Any) -> list[str]:
+        """A row longer than the strip; a player colour the config does not know."""
+        out = []
+        if (n := overflow(state, config)) > 0:
+            out.append(f"the row has {len(state.row)} tiles, the strip maps {config.max_row}: {n} not shown (max_row)")
+        mover = state.players[state.to_move].colour if state.players else None
+        if mover is not None and player_colour(mover, config) is None:
+            out.append(f"player colour {mover!r} is unknown: add it to player_colours")
+        return out
+
+    def mover_colour(self, state: Any, config: Any) -> RGB:
+        """See :func:`mover_colour`."""
+        return mover_colour(state, config)
+
+    def context(self, state: Any) -> str:
+        """Where the game stands, in one line (with the colour and shells of a player choosing)."""
+        context = describe_context(state)
+        if state.players and state.pending.kind == PendingKind.CHOOSE:
+            mover = state.players[state.to_move]
+            context += f"; {mover.colour}, {mover.shells} shell(s)"
+        return context
+
+    def slot_label(self, state: Any, slot: int) -> str:
+        """The tile lying in ``slot``."""
+        return str(state.row[slot - 1].tile) if 1 <= slot <= len(state.row) else "?"
+
+    def dark(self, state: Any) -> bool:
+        """The strip is dark once the game is over (R-END-2)."""
+        return bool(state.is_over)
+
+
+LEDS = TribesLeds()

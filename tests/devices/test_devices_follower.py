@@ -9,9 +9,10 @@ from helpers_devices import first_choice, with_events, with_shells
 
 from devices.config import LedConfig
 from devices.fakes import FakeAdalight
-from devices.follower import StripFollower, pulse_amount, taken_slot
+from devices.follower import StripFollower, pulse_amount
+from devices.looks import blank, scale, slot_leds
 from devices.strip import SerialStrip, VirtualStrip
-from games.tribes.leds import blank, frame_for_state, scale, slot_leds
+from games.tribes.leds import frame_for_state, taken_slot
 from games.tribes.rules.engine import apply
 from games.tribes.rules.game import simulate
 from games.tribes.rules.moves import parse_move

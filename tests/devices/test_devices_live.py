@@ -16,8 +16,9 @@ from devices.config import LedConfig
 from devices.errors import ConfigError, PortError
 from devices.fakes import FakeAdalight
 from devices.live import LiveStrip
+from devices.looks import scale, slot_leds
 from devices.strip import SerialStrip, VirtualStrip
-from games.tribes.leds import frame_for_state, mover_colour, scale, slot_leds
+from games.tribes.leds import frame_for_state, mover_colour
 from games.tribes.rules.engine import apply
 from games.tribes.rules.moves import parse_move
 

@@ -8,7 +8,8 @@ import pytest
 from helpers_devices import first_choice, with_events, with_shells
 
 from devices.config import LedConfig
-from games.tribes.leds import blank, frame_for_state, overflow, render, scale, slot_leds, slot_looks
+from devices.looks import blank, render, scale, slot_leds
+from games.tribes.leds import frame_for_state, overflow, slot_looks
 from games.tribes.rules.chance import sample_chance
 from games.tribes.rules.engine import apply, new_game
 from games.tribes.rules.game import simulate

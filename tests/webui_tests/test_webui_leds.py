@@ -15,8 +15,9 @@ from companion.cli import main
 from devices.config import LedConfig
 from devices.fakes import FakeAdalight
 from devices.live import LiveStrip
+from devices.looks import scale, slot_leds
 from devices.strip import VirtualStrip
-from games.tribes.leds import frame_for_state, mover_colour, scale, slot_leds
+from games.tribes.leds import frame_for_state, mover_colour
 from webui.app import create_app
 from webui.server import LiveServer
 
