@@ -38,9 +38,9 @@ import numpy as np  # noqa: E402
 
 import vision  # noqa: E402
 from games.tribes.rules.game import simulate  # noqa: E402
+from games.tribes.sim.packs import builtin_pack  # noqa: E402
 from games.tribes.sim.randomize import random_conditions  # noqa: E402
 from games.tribes.sim.render import Renderer  # noqa: E402
-from games.tribes.vision.artpack import builtin_pack  # noqa: E402
 from games.tribes.vision.layout import default_layout  # noqa: E402
 from sim.camera import Camera  # noqa: E402
 from sim.effects import Effects  # noqa: E402

@@ -51,8 +51,8 @@ import numpy as np  # noqa: E402
 from games.tribes.rules.game import simulate  # noqa: E402
 from games.tribes.rules.profile import default_profile  # noqa: E402
 from games.tribes.sim.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions  # noqa: E402
+from games.tribes.sim.packs import builtin_pack  # noqa: E402
 from games.tribes.sim.render import Renderer  # noqa: E402
-from games.tribes.vision.artpack import builtin_pack  # noqa: E402
 from games.tribes.vision.layout import default_layout  # noqa: E402
 from games.tribes.vision.observation import observation_from_truth  # noqa: E402
 from games.tribes.vision.recognizer import Recognizer  # noqa: E402

@@ -1,1 +1,2 @@
-"""The ``tribes-companion`` console command: one entry point that wires the project's packages."""
+"""The console command ``table-companion`` (alias ``tribes-companion``): the app layer that wires the
+project's packages."""

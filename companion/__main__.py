@@ -1,4 +1,4 @@
-"""``python -m tribes_companion`` runs the console command."""
+"""``python -m companion`` runs the console command (``table-companion``)."""
 
 import sys
 

@@ -1,4 +1,4 @@
-"""``tribes-companion demo``, ``replay`` and the camera mode of ``serve``: the whole pipeline, camera to page.
+"""``table-companion demo``, ``replay`` and the camera mode of ``serve``: the whole pipeline, camera to page.
 
 ``demo`` plays a simulated game on a rendered table — hands carrying out every move, the occasional
 pause in the middle of a move — and runs it through the same path as a real camera: rendered pictures
@@ -99,7 +99,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     r.add_argument(
         "--enrollment",
         metavar="FILE",
-        help="your box as learned by 'tribes-companion enroll' (default: enroll from the video's first still frame "
+        help="your box as learned by 'table-companion enroll' (default: enroll from the video's first still frame "
         "with the position of --setup)",
     )
     r.add_argument(
@@ -121,7 +121,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _fail(cmd: str, message: str) -> int:
-    print(f"tribes-companion {cmd}: {message}", file=sys.stderr)
+    print(f"table-companion {cmd}: {message}", file=sys.stderr)
     return 2
 
 
@@ -348,7 +348,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     finally:
         loop.stop()
         frames.close()
-        app.extensions["tribes"]["camera"]["feed"].close()
+        app.extensions["companion"]["camera"]["feed"].close()
         server.stop()
         if live is not None:
             live.close()
@@ -586,7 +586,7 @@ def start_camera(args: argparse.Namespace, runtime: Any, app: Any) -> Callable[[
     Otherwise SOURCE is a webcam index, a video file, a folder of images or an http(s)/rtsp URL
     (:func:`vision.sources.open_source`), read through a capture thread that always hands out the
     newest frame and reconnects a camera that drops out (its state is reported, never a crash).
-    ``--enrollment FILE`` (from ``tribes-companion enroll``) starts reading at once; without it camera
+    ``--enrollment FILE`` (from ``table-companion enroll``) starts reading at once; without it camera
     mode waits in the "enrollment needed" state until the page asks for an enrollment
     (:class:`tracker.enroll_flow.EnrollFlow`, passed to :func:`webui.camera.attach` as ``enroll`` and
     ``enrollment_status``). Raises :class:`CameraStartError` for a bad source or enrollment file."""

@@ -143,6 +143,43 @@ def read_text(path: str | Path, what: str = "the file", error: type[DataFileErro
         raise error(str(path), "", f"is not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x})") from None
 
 
+def write_bytes(path: str | Path, data: bytes, what: str = "the file", fsync: bool = True) -> None:
+    """Write a whole file atomically: under a temporary name in the same folder, fsynced, renamed into
+    place (an existing file keeps its permissions). Nothing is left behind on failure; every problem
+    (a missing folder, a folder in the way, no permission) is one :class:`DataFileError`."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise DataFileError(str(target), "", f"cannot write {what}: it is a folder")
+    if not folder.is_dir():
+        raise DataFileError(str(target), "", f"cannot write {what}: the folder {folder} does not exist")
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mode = None
+    tmp = folder / f".{target.name}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            if fsync:
+                os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise DataFileError(str(target), "", f"cannot write {what}: {exc.strerror or exc}") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_json(data: Any, path: str | Path, what: str = "the file") -> None:
+    """Write ``data`` as indented UTF-8 JSON, atomically (see :func:`write_bytes`)."""
+    write_bytes(path, (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8"), what)
+
+
 def kind(val: Any) -> str:
     """How a JSON value is called in messages."""
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
@@ -286,4 +323,6 @@ __all__ = [
     "read_text",
     "show",
     "wrap",
+    "write_bytes",
+    "write_json",
 ]

@@ -7,7 +7,7 @@ answers on a port), :mod:`devices.strip` (the strip interface: serial with keep-
 virtual, null), :mod:`devices.follower` (keeps a strip in step with the game), :mod:`devices.live` (a strip following
 the web companion's runtime off its thread, reporting status and picture to the page), :mod:`devices.fakes`
 (emulated Adalight/WLED controllers on pseudo-terminals, for tests and demos) and :mod:`devices.cli`
-(``tribes-companion leds …``). See docs/leds.md.
+(``table-companion leds …``). See docs/leds.md.
 
 Nothing is imported here, so ``import devices`` stays cheap (pyserial loads only with a strip).
 """

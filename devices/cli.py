@@ -1,4 +1,4 @@
-"""``tribes-companion leds …``: list serial ports, test a strip's wiring and mapping, show a game on it.
+"""``table-companion leds …``: list serial ports, test a strip's wiring and mapping, show a game on it.
 
 * ``leds list`` — the serial ports of this machine with their USB VID:PID (for ``hwgrep://VID:PID``).
 * ``leds test --port P`` — connects (detecting Adalight or WLED), walks one light along the whole
@@ -11,7 +11,7 @@ Layout and look come from ``--config FILE`` (JSON, docs/leds.md) and the flags, 
 user mistake prints one line on stderr and exits with status 2. ``--port virtual`` prints the frames
 instead of lighting a strip.
 
-The same settings serve ``tribes-companion serve`` with the prefix ``leds`` (:func:`add_strip_options`,
+The same settings serve ``table-companion serve`` with the prefix ``leds`` (:func:`add_strip_options`,
 :func:`config_from_args`): ``--leds PORT``, ``--leds-config``, ``--leds-protocol``, ``--leds-count`` …;
 :func:`live_strip_from_args` turns them into a :class:`~devices.live.LiveStrip` for the server.
 """
@@ -130,10 +130,10 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
         try:
             return func(args)
         except DeviceError as exc:
-            sys.stderr.write(f"tribes-companion: error: {' '.join(str(exc).split())}\n")
+            sys.stderr.write(f"table-companion: error: {' '.join(str(exc).split())}\n")
             return 2
         except KeyboardInterrupt:
-            sys.stderr.write("tribes-companion: interrupted\n")
+            sys.stderr.write("table-companion: interrupted\n")
             return 130
 
     run.__doc__ = func.__doc__

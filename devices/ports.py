@@ -115,7 +115,7 @@ def resolve_port(spec: str, ports: Callable[[], Sequence[PortInfo]] = list_seria
         hits = [p for p in found if pat.search(p.device) or pat.search(p.description) or pat.search(p.hwid)]
         if len(hits) < n:
             what = "no serial port matches" if not hits else f"only {len(hits)} serial port(s) match"
-            raise PortError(f"{what} {spec} ({_known_ports(found)}; see 'tribes-companion leds list')")
+            raise PortError(f"{what} {spec} ({_known_ports(found)}; see 'table-companion leds list')")
         return hits[n - 1].device
     if "://" in spec:
         scheme = spec.split("://", 1)[0].lower()
@@ -129,9 +129,9 @@ def resolve_port(spec: str, ports: Callable[[], Sequence[PortInfo]] = list_seria
         found = ports()
         if any(p.device.lower() == spec.lower() for p in found):
             return spec
-        raise PortError(f"serial port {spec} not found ({_known_ports(found)}; see 'tribes-companion leds list')")
+        raise PortError(f"serial port {spec} not found ({_known_ports(found)}; see 'table-companion leds list')")
     if not os.path.exists(spec):
-        raise PortError(f"serial port {spec} not found ({_known_ports(ports())}; see 'tribes-companion leds list')")
+        raise PortError(f"serial port {spec} not found ({_known_ports(ports())}; see 'table-companion leds list')")
     return spec
 
 

@@ -38,8 +38,26 @@ class JournalError(DataFileError):
     """A saved game (settings + move log) that cannot be read or does not replay."""
 
 
+class FieldError(ValueError):
+    """A structured input (a move as JSON, a value path) with a bad field; ``field`` names it
+    (``move.place[1]``), ``reason`` says what is wrong."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        self.field = field
+        self.reason = reason
+        super().__init__(f"{field}: {reason}")
+
+
 class UnknownGameError(GameError):
     """No game is registered under this id."""
 
 
-__all__ = ["DataFileError", "GameError", "IllegalMoveError", "InvalidMoveError", "JournalError", "UnknownGameError"]
+__all__ = [
+    "DataFileError",
+    "FieldError",
+    "GameError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "JournalError",
+    "UnknownGameError",
+]

@@ -233,6 +233,11 @@ class GameRuntime:
         (None for a game without one)."""
         return self._load_profile(self._plugin)
 
+    def saved_profile(self, plugin: GamePlugin) -> Any:
+        """The saved box profile of ``plugin`` (its default until one is saved; None without one)."""
+        with self._lock:
+            return self._load_profile(plugin)
+
     @property
     def journal_path(self) -> Path | None:
         """The file of the current game's journal."""

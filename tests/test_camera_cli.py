@@ -1,4 +1,4 @@
-"""``tribes-companion enroll`` and ``recognize`` on rendered photos; user mistakes give one line on
+"""``table-companion enroll`` and ``recognize`` on rendered photos; user mistakes give one line on
 stderr and exit status 2."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def test_user_mistakes_are_one_line_and_status_2(files, argv, message, capsys):
     rc = main([a.format(d=files) for a in argv])
     err = capsys.readouterr().err
     assert rc == 2, err
-    assert err.count("\n") == 1 and err.startswith("tribes-companion: error:") and message in err
+    assert err.count("\n") == 1 and err.startswith("table-companion: error:") and message in err
 
 
 def test_recognize_errors(files, tmp_path, capsys):

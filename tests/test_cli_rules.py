@@ -1,4 +1,4 @@
-"""``tribes-companion rules …`` (``rules simulate`` is the terminal demo): happy paths, and one clear line
+"""``table-companion rules …`` (``rules simulate`` is the terminal demo): happy paths, and one clear line
 with exit 2 for mistakes."""
 
 from __future__ import annotations

@@ -112,8 +112,8 @@ def test_perfect_reading_of_a_rendered_state_matches_the_state():
 
 
 def _render_truth(state):
+    from games.tribes.sim.packs import builtin_pack  # heavy imports only in this test
     from games.tribes.sim.render import Renderer
-    from games.tribes.vision.artpack import builtin_pack  # heavy imports only in this test
     from games.tribes.vision.layout import default_layout
     from sim.camera import Camera
 

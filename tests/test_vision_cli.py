@@ -123,7 +123,7 @@ def test_user_mistakes_are_one_line_and_status_2(journal, tmp_path, capsys, argv
     argv = [a.format(j=journal, t=tmp_path) for a in argv]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("tribes-companion: error:") and "\n" not in err and message in err, err
+    assert err.startswith("table-companion: error:") and "\n" not in err and message in err, err
 
 
 def test_print_markers_and_layout_commands(tmp_path, capsys):

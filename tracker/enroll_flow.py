@@ -38,7 +38,7 @@ class EnrollMistake(ValueError):
 
 def default_seats(players: int, seats_in_layout: int) -> list[int]:
     """Layout seats of the players when none are given: two players face each other (0 and 2) on
-    the 4-seat table, otherwise players sit in seat order (as ``tribes-companion enroll`` does)."""
+    the 4-seat table, otherwise players sit in seat order (as ``table-companion enroll`` does)."""
     if players == 2 and seats_in_layout == 4:
         return [0, 2]
     return list(range(players))

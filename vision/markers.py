@@ -1,6 +1,6 @@
 """ArUco markers: their cell patterns, the detector, and the printable sheets.
 
-``tribes-companion print-markers`` writes, for a layout, A4 pages at true scale as one vector PDF
+``table-companion print-markers`` writes, for a layout, A4 pages at true scale as one vector PDF
 and one PNG per page (with its DPI stored in the file):
 
 * the table markers, each with its id, size, dictionary and where it lies on the table printed

@@ -96,7 +96,7 @@ def write_pdf(pages: list[PdfPage], title: str = "") -> bytes:
     objects[pages_id - 1] = (
         b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids) + b"] /Count %d >>" % len(kids)
     )
-    info = add(b"<< /Title (" + _escape(title).encode("latin-1") + b") /Producer (tribes-companion) >>")
+    info = add(b"<< /Title (" + _escape(title).encode("latin-1") + b") /Producer (table-companion) >>")
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for i, obj in enumerate(objects, start=1):

@@ -15,18 +15,13 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from datafile.provenance import mark_checked, profile_info
-from games.tribes.page.movejson import move_from_json, move_to_json
-from games.tribes.page.view import catalog, live_view, log_view, position_view
-from games.tribes.rules.chance import chance_outcomes
-from games.tribes.rules.errors import PositionError, ProfileError
-from games.tribes.rules.legal import describe, legal_moves
-from games.tribes.rules.moves import Move, Setup
-from games.tribes.rules.profile import BoxProfile, default_profile, parse_profile
+from datafile import DataFileError
+from games.api import GamePlugin, PageModule, ProfileSupport
 from session.runtime import REST_MODES, GameRuntime
 from webui.errors import ApiError, bad_request
 from webui.leds import leds_view
 from webui.openapi import openapi_spec
+from webui.views import live_view, log_view, page_of, position_view
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -37,7 +32,25 @@ MAX_NAME = 30
 
 def runtime() -> GameRuntime:
     """The runtime the app was created with."""
-    return current_app.extensions["tribes"]["runtime"]  # type: ignore[no-any-return]
+    return current_app.extensions["companion"]["runtime"]  # type: ignore[no-any-return]
+
+
+def game() -> GamePlugin:
+    """The game the runtime plays (or starts new games as)."""
+    return runtime().game
+
+
+def page() -> PageModule:
+    """The page module of that game."""
+    return page_of(game())
+
+
+def profiles() -> ProfileSupport:
+    """The box-profile support of that game (404 for a game without a box profile)."""
+    support = game().profile
+    if support is None:
+        raise ApiError(404, "not_found", f"{game().info.title} has no box profile")
+    return support
 
 
 @bp.before_request
@@ -88,10 +101,10 @@ def _unknown(data: dict[str, Any], allowed: set[str]) -> None:
         raise bad_request(extra[0], f"is not a field here; expected {', '.join(sorted(allowed))}")
 
 
-def _move(data: dict[str, Any], key: str = "move") -> Move:
+def _move(data: dict[str, Any], key: str = "move") -> Any:
     if key not in data:
         raise bad_request(key, "is missing: a move in notation or a structured move")
-    return move_from_json(data[key], key)
+    return page().move_from_json(data[key], key)
 
 
 def _query_int(name: str, default: int, lo: int, hi: int) -> int:
@@ -107,10 +120,10 @@ def _query_int(name: str, default: int, lo: int, hi: int) -> int:
     return val
 
 
-def _accepted(change_index: int | None, move: Move | None, op: str) -> Response:
+def _accepted(change_index: int | None, move: Any, op: str) -> Response:
     accepted = {"op": op, "index": change_index, "move": str(move) if move else None}
     if move is not None:
-        accepted["structured"] = move_to_json(move)
+        accepted["structured"] = page().move_to_json(move)
     return jsonify({"accepted": accepted, "view": live_view(runtime())})
 
 
@@ -127,10 +140,11 @@ def get_legal() -> Response:
     ``?moves=N`` also up to N concrete legal moves in notation."""
     limit = _query_int("moves", 0, 0, 1000)
     snap = runtime().snapshot()
-    out = {"state_id": snap.state_id, **describe(snap.state)}
+    rules = game().rules
+    out = {"state_id": snap.state_id, **rules.prompt(snap.state)}
     if limit:
         moves = []
-        for i, m in enumerate(legal_moves(snap.state)):
+        for i, m in enumerate(rules.legal_moves(snap.state)):
             if i >= limit:
                 break
             moves.append(str(m))
@@ -144,21 +158,17 @@ def get_chance() -> Response:
     revealed) and the possible outcomes with probabilities."""
     snap = runtime().snapshot()
     state = snap.state
-    pend = state.pending
-    out: dict[str, Any] = {"state_id": snap.state_id, "needed": pend.chance, "kind": pend.kind}
-    if pend.chance:
-        out["prompt"] = describe(state)
+    rules, pg = game().rules, page()
+    needed = rules.is_chance(state)
+    prompt = rules.prompt(state)
+    out: dict[str, Any] = {"state_id": snap.state_id, "needed": needed, "kind": prompt.get("kind", "")}
+    if needed:
+        out["prompt"] = prompt
         out["outcomes"] = [
-            {"move": str(m), "structured": move_to_json(m), "probability": p} for m, p in chance_outcomes(state)
+            {"move": str(m), "structured": pg.move_to_json(m), "probability": p}
+            for m, p in rules.chance_outcomes(state)
         ]
-        if pend.kind == "setup":
-            prof = state.profile
-            out["setup"] = {
-                "action_tiles": [t.id for t in prof.action_tiles],
-                "era1": [a.id for a in prof.achievements_of_era(1)],
-                "resources": list(prof.resources),
-                "players": [p.name for p in state.players],
-            }
+        out.update(pg.chance_view(state))
     return jsonify(out)
 
 
@@ -180,7 +190,7 @@ def get_position(n: int) -> Response:
 @bp.get("/journal")
 def get_journal() -> Response:
     """The game record: settings, moves, and the final ranking once the game is over (the engine's
-    journal format; ``tribes-companion rules replay`` reads it). ``?download=1`` makes it a file."""
+    journal format; ``table-companion rules replay`` reads it). ``?download=1`` makes it a file."""
     data = runtime().export()
     resp = jsonify(data)
     if request.args.get("download") in ("1", "true", "yes"):
@@ -195,15 +205,16 @@ def get_catalog() -> Response:
     ``?saved=1``), with provisional values flagged."""
     rt = runtime()
     saved = request.args.get("saved") in ("1", "true", "yes")
-    prof = rt.snapshot().state.profile if rt.has_game and not saved else rt.profile
-    return jsonify(catalog(prof))
+    support = profiles()
+    prof = support.of_state(rt.snapshot().state) if rt.has_game and not saved else rt.profile
+    return jsonify(page().catalog(prof))
 
 
 @bp.get("/leds")
 def get_leds() -> Response:
     """The LED strip: enabled, status (connected | reconnecting | absent) with the detail, port and
     protocol, the picture it shows (one [r, g, b] per LED) and the look of each slot."""
-    return jsonify(leds_view(current_app.extensions["tribes"].get("leds")))
+    return jsonify(leds_view(current_app.extensions["companion"].get("leds")))
 
 
 # --- writing ---------------------------------------------------------------------------------------
@@ -247,10 +258,12 @@ def post_correction() -> Response:
     return _accepted(change.index, move, "correct")
 
 
-def _players(data: dict[str, Any]) -> list[tuple[str, str]]:
+def _players(data: dict[str, Any], plugin: GamePlugin) -> list[tuple[str, str]]:
+    info = plugin.info
+    lo, hi = info.min_players, info.max_players
     raw = data.get("players")
-    if not isinstance(raw, list) or not 2 <= len(raw) <= 4:
-        raise bad_request("players", "must list 2 to 4 players in seat order, the start player first")
+    if not isinstance(raw, list) or not lo <= len(raw) <= hi:
+        raise bad_request("players", f"must list {lo} to {hi} players in seat order, the start player first")
     out: list[tuple[str, str]] = []
     for i, p in enumerate(raw):
         f = f"players[{i}]"
@@ -263,7 +276,7 @@ def _players(data: dict[str, Any]) -> list[tuple[str, str]]:
         name = name.strip()
         if any(not c.isprintable() for c in name):
             raise bad_request(f"{f}.name", "must not contain control characters")
-        colour = p.get("colour", ("red", "blue", "yellow", "black")[i])
+        colour = p.get("colour", info.colours[i % len(info.colours)])
         if not isinstance(colour, str) or not COLOUR_RE.match(colour):
             raise bad_request(f"{f}.colour", "must be a colour name like 'red' or '#rrggbb'")
         if any(name == q[0] for q in out):
@@ -280,15 +293,18 @@ def _unknown_nested(data: dict[str, Any], allowed: set[str], field: str) -> None
         raise bad_request(f"{field}.{extra[0]}", "is not a field here")
 
 
-def _profile_arg(spec: Any, field: str = "profile") -> BoxProfile:
+def _profile_arg(spec: Any, plugin: GamePlugin, field: str = "profile") -> Any:
     if spec is None or spec == "saved":
-        return runtime().profile
+        return runtime().saved_profile(plugin)
+    support = plugin.profile
+    if support is None:
+        raise bad_request(field, f"{plugin.info.title} has no box profile")
     if spec == "default":
-        return default_profile()
+        return support.default()
     if isinstance(spec, dict):
         try:
-            return parse_profile(spec, field)
-        except ProfileError as exc:
+            return support.parse(spec, field)
+        except DataFileError as exc:
             raise bad_request(f"{field}.{exc.field}" if exc.field else field, exc.reason) from None
     raise bad_request(field, '"saved", "default" or a box profile document')
 
@@ -296,45 +312,62 @@ def _profile_arg(spec: Any, field: str = "profile") -> BoxProfile:
 @bp.post("/games")
 def post_game() -> Response:
     """Start a new game: players (seat order, start player first) with the setup outcome as laid on
-    the table, or a position to start from."""
+    the table, or a position to start from. ``game`` names another game to play from now on."""
     data = body()
-    _unknown(data, {"players", "profile", "position", "setup", "state_id"})
+    _unknown(data, {"players", "profile", "position", "setup", "state_id", "game"})
     state_id = _int(data, "state_id", required=False)
+    plugin = _game_arg(data.get("game"))
     position = data.get("position")
     if position is not None:
         if not isinstance(position, dict):
-            raise bad_request("position", "must be a position document (docs/position.md)")
+            raise bad_request("position", "must be a position document")
         if "players" in data or "setup" in data:
             raise bad_request("position", "give either players (and setup) or a position, not both")
         spec = data.get("profile")
         if spec is None and isinstance(position.get("profile"), dict):
-            prof = _profile_arg(position["profile"], "position.profile")
+            prof = _profile_arg(position["profile"], plugin, "position.profile")
         else:
-            prof = _profile_arg(spec)
+            prof = _profile_arg(spec, plugin)
         try:
-            change = runtime().new_game(profile=prof, position=position, state_id=state_id)
-        except PositionError as exc:
+            runtime().new_game(profile=prof, position=position, state_id=state_id, game=plugin)
+        except DataFileError as exc:
             raise bad_request(f"position.{exc.field}" if exc.field else "position", exc.reason) from None
         return _accepted(None, None, "new")
-    players = _players(data)
-    prof = _profile_arg(data.get("profile"))
-    setup: Move | None = None
+    players = _players(data, plugin)
+    prof = _profile_arg(data.get("profile"), plugin)
+    setup: Any = None
     if data.get("setup") is not None:
-        setup = move_from_json(data["setup"], "setup")
-        if not isinstance(setup, Setup):
+        pg = page_of(plugin)
+        setup = pg.move_from_json(data["setup"], "setup")
+        is_setup = getattr(pg, "is_setup", None)
+        if not (is_setup(setup) if callable(is_setup) else setup.chance):
             raise bad_request("setup", "must be the setup outcome ('setup row=… era1=… lands=…')")
     try:
-        change = runtime().new_game(players, profile=prof, setup=setup, state_id=state_id)
+        runtime().new_game(players, profile=prof, setup=setup, state_id=state_id, game=plugin)
     except ValueError as exc:
         if type(exc) is ValueError:
             raise bad_request("players", str(exc)) from None
         raise
-    del change
     return _accepted(None, None, "new")
 
 
+def _game_arg(spec: Any) -> GamePlugin:
+    """The game a new game is of: ``spec`` (an id) or the one being played."""
+    if spec is None:
+        return game()
+    import games
+
+    if not isinstance(spec, str) or spec not in games.available(hidden=True):
+        raise bad_request("game", f"must be one of {', '.join(games.available())}")
+    plugin = games.get(spec)
+    if plugin.page is None:
+        raise bad_request("game", f"{plugin.info.title} has no page to play it on")
+    return plugin
+
+
 # --- the box profile -------------------------------------------------------------------------------
-def _edited_profile(data: dict[str, Any]) -> BoxProfile:
+def _edited_profile(data: dict[str, Any]) -> Any:
+    support = profiles()
     _unknown(data, {"profile", "checked"})
     raw = data.get("profile")
     if not isinstance(raw, dict):
@@ -342,24 +375,24 @@ def _edited_profile(data: dict[str, Any]) -> BoxProfile:
     checked = data.get("checked", [])
     if not isinstance(checked, list) or len(checked) > 5000:
         raise bad_request("checked", "must be a list of value paths")
-    doc = mark_checked(raw, checked) if checked else raw
+    doc = support.mark_checked(raw, checked) if checked else raw
     try:
-        return parse_profile(doc, "profile")
-    except ProfileError as exc:
+        return support.parse(doc, "profile")
+    except DataFileError as exc:
         raise bad_request(f"profile.{exc.field}" if exc.field else "profile", exc.reason) from None
 
 
 @bp.get("/profile")
 def get_profile() -> Response:
     """The saved box profile with the provenance of every value and the provisional ones listed."""
-    return jsonify(profile_info(runtime().profile))
+    return jsonify(profiles().info(runtime().profile))
 
 
 @bp.post("/profile/validate")
 def validate_profile() -> Response:
     """Check an edited profile (with the values marked as checked) without saving it."""
     prof = _edited_profile(body())
-    info = profile_info(prof)
+    info = profiles().info(prof)
     return jsonify({"valid": True, "digest": prof.digest, "provisional": info["provisional"], "profile": prof.raw})
 
 
@@ -368,7 +401,7 @@ def put_profile() -> Response:
     """Validate and save the box profile new games use."""
     prof = _edited_profile(body())
     saved = runtime().save_profile(dict(prof.raw))
-    return jsonify(profile_info(saved))
+    return jsonify(profiles().info(saved))
 
 
 @bp.get("/openapi.json")

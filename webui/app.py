@@ -51,7 +51,7 @@ def create_app(
             raise ValueError("create_app needs a runtime or config['DATA_DIR']")
         runtime = GameRuntime(data_dir)
     hub = sse.Hub(runtime, leds)
-    app.extensions["tribes"] = {"runtime": runtime, "hub": hub, "leds": leds}
+    app.extensions["companion"] = {"runtime": runtime, "hub": hub, "leds": leds}
     app.register_blueprint(api.bp)
     app.register_blueprint(sse.bp)
     app.register_blueprint(pages.bp)

@@ -225,8 +225,8 @@ def attach(
 
     feed = TrackerFeed(status)
     link.subscribe(feed.changed)
-    app.extensions["tribes"]["runtime"].subscribe(feed.changed)
-    app.extensions["tribes"]["camera"] = {
+    app.extensions["companion"]["runtime"].subscribe(feed.changed)
+    app.extensions["companion"]["camera"] = {
         "link": link,
         "frames": frames,
         "feed": feed,
@@ -238,7 +238,7 @@ def attach(
 
 
 def _camera() -> dict[str, Any]:
-    cam = current_app.extensions["tribes"].get("camera")
+    cam = current_app.extensions["companion"].get("camera")
     if cam is None:  # the enrollment routes exist without camera mode
         raise ApiError(404, "not_found", "camera mode is off (serve --camera SOURCE)")
     return cam  # type: ignore[no-any-return]

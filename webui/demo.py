@@ -2,7 +2,7 @@
 
 :class:`DemoPlayer` runs in a thread and plays through the same runtime as people do: every
 ``pace`` seconds it answers what the game waits for — a chance outcome from a seeded sampler
-(:func:`rules.chance.sample_chance`), a decision from a simulated player (:mod:`rules.policies`) —
+(the game's ``Rules.sample_chance``), a decision from one of the game's simulated players —
 submitting it with the current state id. If someone enters a move meanwhile, its move is stale and
 it simply tries again on the next tick. After a game ends it waits ``restart_after`` seconds and
 starts the next one.
@@ -14,15 +14,13 @@ import logging
 import random
 import threading
 
-from games.tribes.rules.chance import sample_chance
-from games.tribes.rules.errors import IllegalMoveError
-from games.tribes.rules.game import POLICIES
-from games.tribes.rules.policies import Policy
+from games.api import Player
+from games.errors import IllegalMoveError
 from session.runtime import GameRuntime, RuntimeRefusal
 
 log = logging.getLogger(__name__)
 
-DEMO_PLAYERS = (("Ada", "red"), ("Bo", "blue"), ("Cai", "yellow"), ("Dee", "black"))
+DEMO_NAMES = ("Ada", "Bo", "Cai", "Dee", "Eli", "Fay")
 
 
 class DemoPlayer:
@@ -38,10 +36,11 @@ class DemoPlayer:
         policy: str = "greedy",
         restart_after: float = 10.0,
     ) -> None:
-        if not 2 <= players <= 4:
-            raise ValueError("players must be 2 to 4")
-        if policy not in POLICIES:
-            raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
+        info = runtime.game.info
+        if not info.min_players <= players <= min(info.max_players, len(DEMO_NAMES)):
+            raise ValueError(f"players must be {info.min_players} to {info.max_players}")
+        if policy not in runtime.game.rules.players:
+            raise ValueError(f"policy must be one of {', '.join(runtime.game.rules.players)}")
         self.runtime = runtime
         self.players = players
         self.pace = pace
@@ -49,7 +48,7 @@ class DemoPlayer:
         self.policy = policy
         self.restart_after = restart_after
         self.rng = random.Random(seed)
-        self.policies: list[Policy] = []
+        self.policies: list[Player] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.moves_played = 0
@@ -68,8 +67,11 @@ class DemoPlayer:
 
     def _new_game(self) -> None:
         n = self.players
-        self.policies = [POLICIES[self.policy](self.seed * 101 + self.games_started * 7 + i) for i in range(n)]
-        self.runtime.new_game(list(DEMO_PLAYERS[:n]))
+        game = self.runtime.game
+        factory = game.rules.players[self.policy]
+        self.policies = [factory(self.seed * 101 + self.games_started * 7 + i) for i in range(n)]
+        colours = game.info.colours
+        self.runtime.new_game([(DEMO_NAMES[i], colours[i % len(colours)]) for i in range(n)])
         self.games_started += 1
 
     def step(self) -> bool:
@@ -80,11 +82,16 @@ class DemoPlayer:
             return True
         snap = rt.snapshot()
         state = snap.state
-        if state.is_over:
+        rules = rt.game.rules
+        if rules.is_over(state):
             return False
-        if len(self.policies) != state.n:
-            self.policies = [POLICIES[self.policy](self.seed * 101 + i) for i in range(state.n)]
-        move = sample_chance(state, self.rng) if state.is_chance else self.policies[state.actor].choose(state)
+        n = len(rules.seats(state))
+        if len(self.policies) != n:
+            self.policies = [rules.players[self.policy](self.seed * 101 + i) for i in range(n)]
+        if rules.is_chance(state):
+            move = rules.sample_chance(state, self.rng)
+        else:
+            move = self.policies[rules.actor(state)].choose(state)
         try:
             rt.submit(move, snap.state_id)
             self.moves_played += 1

@@ -17,8 +17,7 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from datafile.provenance import ProfilePathError
-from games.tribes.page.movejson import MoveFieldError
-from games.tribes.rules.errors import IllegalMoveError, InvalidMoveError
+from games.errors import FieldError, IllegalMoveError, InvalidMoveError
 from session.runtime import (
     CorrectionConflict,
     NoGameError,
@@ -121,8 +120,8 @@ def register_error_handlers(app: Flask) -> None:
     def _invalid(exc: InvalidMoveError) -> Response:
         return error_response(400, "bad_request", f"move: {exc}", field="move")
 
-    @app.errorhandler(MoveFieldError)
-    def _movefield(exc: MoveFieldError) -> Response:
+    @app.errorhandler(FieldError)
+    def _movefield(exc: FieldError) -> Response:
         return error_response(400, "bad_request", str(exc), field=exc.field)
 
     @app.errorhandler(ProfilePathError)

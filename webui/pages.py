@@ -1,12 +1,16 @@
 """The page (blueprint ``pages``): the single-page companion at ``/`` (static HTML, CSS and vanilla
-JavaScript, no build step) and the pairing screen at ``/pair``, shown only to the host itself."""
+JavaScript, no build step), each game's browser module and assets at ``/games/<id>/static/…`` (from
+the game's page module, :attr:`games.api.PageModule.static`), and the pairing screen at ``/pair``,
+shown only to the host itself."""
 
 from __future__ import annotations
 
 from html import escape
+from importlib.resources import as_file
 
 from flask import Blueprint, Response, current_app, request, send_from_directory
 
+import games
 from webui.errors import ApiError
 from webui.pairing import pairing_url, qr_svg
 
@@ -19,6 +23,20 @@ LOOPBACK = ("127.", "::1", "::ffff:127.")
 def index() -> Response:
     """The companion page."""
     resp = send_from_directory(bp.static_folder, "index.html")  # type: ignore[arg-type]
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/games/<game_id>/static/<path:name>")
+def game_static(game_id: str, name: str) -> Response:
+    """A file of a game's page module (its browser module, styles, pictures)."""
+    if game_id not in games.available(hidden=True):
+        raise ApiError(404, "not_found", f"no game {game_id!r}")
+    plugin = games.get(game_id)
+    if plugin.page is None:
+        raise ApiError(404, "not_found", f"{plugin.info.title} has no page")
+    with as_file(plugin.page().static) as folder:
+        resp = send_from_directory(folder, name)
     resp.headers["Cache-Control"] = "no-cache"
     return resp
 
@@ -42,7 +60,7 @@ def pair() -> Response:
         )
     html = (
         "<!doctype html><html><head><meta charset=utf-8><meta name=viewport content='width=device-width'>"
-        "<title>Tribes companion — pairing</title><style>body{font-family:sans-serif;text-align:center}"
+        "<title>Table companion — pairing</title><style>body{font-family:sans-serif;text-align:center}"
         ".token{font-size:2.5em;letter-spacing:.1em;font-weight:bold}</style></head><body>"
         f"{body}</body></html>"
     )

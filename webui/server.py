@@ -1,5 +1,5 @@
 """Serving the companion: a threaded Werkzeug server (each SSE stream holds a thread), never in
-debug mode. :func:`serve` is what ``tribes-companion serve`` runs; :class:`LiveServer` runs the app
+debug mode. :func:`serve` is what ``table-companion serve`` runs; :class:`LiveServer` runs the app
 in a background thread (tests, embedding)."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class LiveServer:
 
     def stop(self) -> None:
         """End the SSE streams and stop serving."""
-        hub: Any = self.app.extensions["tribes"]["hub"]
+        hub: Any = self.app.extensions["companion"]["hub"]
         hub.close()
         self.server.shutdown()
         self.server.server_close()

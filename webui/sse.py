@@ -22,9 +22,9 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, request
 
-from games.tribes.page.view import live_view
 from session.runtime import Change, GameRuntime
 from webui.leds import LedSource, leds_view
+from webui.views import live_view
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
@@ -130,7 +130,7 @@ def put_latest(q: queue.Queue[str | None], item: str | None) -> None:
 @bp.get("/events")
 def events() -> Response:
     """The live event stream."""
-    hub: Hub = current_app.extensions["tribes"]["hub"]
+    hub: Hub = current_app.extensions["companion"]["hub"]
     heartbeat = float(current_app.config.get("SSE_HEARTBEAT", 15.0))
     retry = int(current_app.config.get("SSE_RETRY_MS", 2000))
     last = request.headers.get("Last-Event-ID", "").strip()

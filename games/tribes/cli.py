@@ -1,4 +1,4 @@
-"""``tribes-companion rules …``: new games, legal moves, applying moves, scores, replays, simulations.
+"""``table-companion rules …``: new games, legal moves, applying moves, scores, replays, simulations.
 
 Games are read from and written to JSON files: a journal (settings + move log, docs/journal.md) or a
 position (docs/position.md). Every user mistake — a missing file, corrupt JSON, an illegal move —
@@ -213,7 +213,7 @@ def cmd_legal(args: argparse.Namespace) -> int:
     return 0
 
 
-PROVISIONAL_NOTE = "(*) provisional value from the box profile — check your box (tribes-companion rules profile)"
+PROVISIONAL_NOTE = "(*) provisional value from the box profile — check your box (table-companion rules profile)"
 
 
 def _option_line(o: Option) -> str:
@@ -344,7 +344,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args))
     except RulesError as exc:
-        sys.stderr.write(f"tribes-companion: error: {exc}\n")
+        sys.stderr.write(f"table-companion: error: {exc}\n")
         return 2
     except BrokenPipeError:  # output piped into a program that stopped reading (e.g. head)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -353,7 +353,7 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - convenience
     """Run ``rules`` subcommands directly (``python -m rules.cli …``)."""
-    parser = argparse.ArgumentParser(prog="tribes-companion")
+    parser = argparse.ArgumentParser(prog="table-companion")
     sub = parser.add_subparsers(dest="cmd", required=True)
     register(sub)
     return run(parser.parse_args(argv))

@@ -186,8 +186,10 @@ def _camera() -> CameraSupport:
 
 def _cli(sub: Any) -> None:
     from games.tribes import cli
+    from games.tribes.vision import cli as camera_cli
 
     cli.register(sub)
+    camera_cli.register(sub)
 
 
 GAME = GamePlugin(

@@ -1,4 +1,4 @@
-"""``tribes-companion leds …``: list, test against emulated devices, show a game; bad input exits 2 with
+"""``table-companion leds …``: list, test against emulated devices, show a game; bad input exits 2 with
 one line on stderr."""
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def test_show_prints_and_lights_the_frame_for_a_position(tmp_path, capsys):
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     assert main(["leds", *args]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("tribes-companion: error: ")
+    assert err.count("\n") == 1 and err.startswith("table-companion: error: ")
     assert message in err
 
 
@@ -117,7 +117,7 @@ def test_bad_config_file_names_the_file(tmp_path, capsys):
     cfg.write_text('{"led_count": 0}')
     assert main(["leds", "test", "--port", "virtual", "--config", str(cfg)]) == 2
     err = capsys.readouterr().err
-    assert err == f"tribes-companion: error: {cfg}: led_count: must be at least 1, got 0\n"
+    assert err == f"table-companion: error: {cfg}: led_count: must be at least 1, got 0\n"
 
 
 def test_device_that_never_answers_a_write_is_an_error(tmp_path, capsys):

@@ -141,7 +141,7 @@ def test_page_shows_the_camera_and_a_prompt_to_tap(tmp_path: Path, game3: Game, 
         assert [str(m) for m in rt.snapshot().moves] == [str(m) for m in game3.moves[: i + 1]]
     finally:
         hub.close()
-        app.extensions["tribes"]["camera"]["feed"].close()
+        app.extensions["companion"]["camera"]["feed"].close()
         server.stop()
         live.close()
 
@@ -191,7 +191,7 @@ def _get(url: str) -> dict:
 
 
 def _start(argv: list[str], ready: str) -> tuple[subprocess.Popen[str], list[str]]:
-    """A ``tribes-companion`` process, and its output up to the line starting with ``ready``."""
+    """A ``table-companion`` process, and its output up to the line starting with ``ready``."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", *argv],
         stdout=subprocess.PIPE,
@@ -236,7 +236,7 @@ def _strip_follows_the_game(base: str, moves: int, times: int = 2) -> None:
 
 
 def test_demo_process_shows_its_virtual_strip_following_the_moves() -> None:
-    """``tribes-companion demo`` as a real process: the virtual LED strip (the default of its
+    """``table-companion demo`` as a real process: the virtual LED strip (the default of its
     ``--leds``) is the app's own, at ``/api/leds``, and shows the position the tracker committed."""
     pytest.importorskip("cv2")
     argv = [
@@ -297,4 +297,4 @@ def test_demo_led_mistakes_are_one_line(capsys) -> None:
     ]:
         assert main(["demo", "--no-browser", "--port", "0", *flags]) == 2
         err = capsys.readouterr().err
-        assert err.startswith("tribes-companion demo: ") and err.count("\n") == 1 and words in err, err
+        assert err.startswith("table-companion demo: ") and err.count("\n") == 1 and words in err, err

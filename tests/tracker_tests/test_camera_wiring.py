@@ -50,7 +50,7 @@ def test_demo_path_through_the_recognizer(tmp_path: Path) -> None:
     assert st["kind"] == "watching"
     assert client.get("/camera.jpg").data[:2] == b"\xff\xd8"
     hub.close()
-    app.extensions["tribes"]["camera"]["feed"].close()
+    app.extensions["companion"]["camera"]["feed"].close()
 
 
 @pytest.fixture(scope="module")
@@ -235,7 +235,7 @@ def test_camera_attach_serves_the_enrollment_callables(tmp_path: Path) -> None:
     assert answer.status_code == 200 and answer.get_json()["learned"] == ["hex:resource:goat"]
     assert calls == ["enroll"]
     assert client.get("/api/camera/enrollment").get_json()["state"] == "enrolled"
-    app.extensions["tribes"]["camera"]["feed"].close()
+    app.extensions["companion"]["camera"]["feed"].close()
 
 
 def test_an_exhausted_tile_is_read_by_its_back() -> None:

@@ -1,4 +1,4 @@
-"""``tribes-companion replay --truth`` (a rendered game video read from its ground truth into a journal
+"""``table-companion replay --truth`` (a rendered game video read from its ground truth into a journal
 with a progress bar), ``serve --camera`` and ``demo``: mistakes are one line and exit status 2. The
 replay of the pictures themselves is in test_camera_wiring.py."""
 

@@ -388,7 +388,7 @@ def test_sse_sends_the_view_on_every_change_with_ids_and_heartbeats(client, runt
     beat = _read_events(resp, 1)  # nothing happens: a heartbeat comment (0.2 s in these tests)
     assert beat == [": heartbeat"]
     resp.close()
-    assert client.application.extensions["tribes"]["hub"].listeners == 0
+    assert client.application.extensions["companion"]["hub"].listeners == 0
 
 
 def test_sse_reconnect_with_last_event_id(client, runtime, recorded):

@@ -200,8 +200,8 @@ def enroll_server(runtime):
     app = camera_app(runtime, box, {"SSE_HEARTBEAT": 1.0})
     server = LiveServer(app).start()
     yield server, box
-    app.extensions["tribes"]["camera"]["frames"].close()
-    app.extensions["tribes"]["camera"]["feed"].close()
+    app.extensions["companion"]["camera"]["frames"].close()
+    app.extensions["companion"]["camera"]["feed"].close()
     server.stop()
 
 

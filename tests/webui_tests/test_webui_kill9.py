@@ -1,4 +1,4 @@
-"""Crash safety: a real server process (``tribes-companion serve``) is killed with SIGKILL at random
+"""Crash safety: a real server process (``table-companion serve``) is killed with SIGKILL at random
 moments while moves are being submitted; after each restart every move the API acknowledged is
 there, in order, and the journal reads back without error."""
 

@@ -212,7 +212,7 @@ def test_serve_with_a_controller_not_plugged_in_starts_and_shows_absent(tmp_path
 def test_serve_bad_led_settings_exit_2_with_one_line(tmp_path, capsys, flags, message):
     assert main(["serve", "--data", str(tmp_path), "--port", "0", *flags]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("tribes-companion serve: ") and message in err, err
+    assert err.count("\n") == 1 and err.startswith("table-companion serve: ") and message in err, err
     assert not (tmp_path / "games").exists()  # refused before anything started
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.errors import FieldError
 from games.tribes.rules.hexgrid import Hex, format_hex, parse_hex
 from games.tribes.rules.moves import (
     Achieve,
@@ -65,13 +66,8 @@ MAX_LIST = 64
 """No list in a move is longer than this (the biggest real one is a few entries)."""
 
 
-class MoveFieldError(ValueError):
+class MoveFieldError(FieldError):
     """A structured move with a bad field; ``field`` names it (e.g. ``move.place[1]``)."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        self.field = field
-        self.reason = reason
-        super().__init__(f"{field}: {reason}")
 
 
 def _hex(val: Any, field: str) -> Hex:

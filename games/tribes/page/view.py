@@ -1,19 +1,17 @@
-"""JSON views of the game for the page and the API (no Flask here): the live state with scores and
-prompt, the catalog of the box profile (with provisional marks), the game log with scores over time,
-and any earlier position.
+"""JSON views of a Tribes position for the page (no Flask here): the position with scores, prompt and
+era-3 progress, and the catalog of the box profile (with provisional marks). The shell's views
+(:mod:`webui.views`: live state, log, earlier positions) put them together.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.tribes.page.movejson import move_to_json
 from games.tribes.rules.engine import END_TRIGGER, describe_context
 from games.tribes.rules.legal import describe, free_slot
 from games.tribes.rules.profile import BoxProfile
 from games.tribes.rules.scoring import ranking, scoreboard
 from games.tribes.rules.state import State
-from session.runtime import GameRuntime, Snapshot
 
 
 def position_json(state: State) -> dict[str, Any]:
@@ -53,69 +51,6 @@ def state_block(state: State) -> dict[str, Any]:
             for s in ranking(state)
         ]
     return out
-
-
-def mover(snap: Snapshot, index: int) -> dict[str, Any]:
-    """Who made move ``index``: the seat that was to act, or the table for chance outcomes."""
-    before = snap.states[index]
-    move = snap.moves[index]
-    seat = before.pending.seat
-    return {
-        "index": index,
-        "move": str(move),
-        "structured": move_to_json(move),
-        "chance": move.chance,
-        "seat": None if move.chance else seat,
-        "player": None if move.chance else before.players[seat].name,
-        "round": before.round,
-    }
-
-
-def live_view(runtime: GameRuntime) -> dict[str, Any]:
-    """The live game as the page shows it (also the payload of every SSE ``state`` event)."""
-    if not runtime.has_game:
-        return {
-            "state_id": runtime.state_id,
-            "has_game": False,
-            "warnings": list(runtime.warnings),
-            "profile": {"name": runtime.profile.name, "digest": runtime.profile.digest},
-        }
-    snap = runtime.snapshot()
-    allowed, reason, message = runtime.undo_status()
-    state = snap.state
-    out = {
-        "state_id": snap.state_id,
-        "has_game": True,
-        "journal": snap.journal,
-        "players": [{"seat": i, "name": p.name, "colour": p.colour} for i, p in enumerate(state.players)],
-        "moves": len(snap.moves),
-        "last": mover(snap, len(snap.moves) - 1) if snap.moves else None,
-        "undo": {"allowed": allowed, "reason": reason, "message": message},
-        "warnings": list(runtime.warnings),
-        **state_block(state),
-    }
-    return out
-
-
-def position_view(snap: Snapshot, n: int) -> dict[str, Any]:
-    """The position after the first ``n`` moves (0 = the start) for the log stepper."""
-    state = snap.states[n]
-    out = {"state_id": snap.state_id, "n": n, "moves": len(snap.moves), **state_block(state)}
-    out["last"] = mover(snap, n - 1) if n else None
-    return out
-
-
-def log_view(snap: Snapshot) -> dict[str, Any]:
-    """The move log with who moved, the total VP of every player after each move (the score chart),
-    and the raw journal entries (including undos and corrections)."""
-    totals = [[b.total for b in scoreboard(s)] for s in snap.states]
-    return {
-        "state_id": snap.state_id,
-        "players": [{"seat": i, "name": p.name, "colour": p.colour} for i, p in enumerate(snap.state.players)],
-        "moves": [mover(snap, i) for i in range(len(snap.moves))],
-        "totals": totals,
-        "entries": list(snap.entries),
-    }
 
 
 def catalog(prof: BoxProfile) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""``tribes-companion render …``, ``print-markers`` and ``layout …``: the vision package's commands.
+"""``table-companion render …``: the synthetic table's commands (tooling; the app layer adds them).
 
 * ``render image GAME -o out.png`` renders one position of a journal or position file (or of a
   simulated game, ``--simulate SEED``) with the ground truth beside it (``out.json``);
@@ -6,9 +6,9 @@
   progress bar and the ground truth per frame (``out.truth.json``);
 * ``render pack`` lists face names, checks a pack folder or exports a built-in pack;
 * ``render photo-pack PHOTOS -o PACK`` builds a pack from photos of your tiles;
-* ``print-markers -o DIR`` writes the markers, reference patch and capture sheet (PDF + PNG);
-* ``layout check|export`` validates a table layout or writes the default one to edit;
-* ``enroll`` and ``recognize``: the camera pipeline (:mod:`vision.cli_camera`).
+
+``print-markers``, ``layout``, ``enroll`` and ``recognize`` are the product's camera commands
+(:mod:`games.tribes.vision.cli`).
 
 User mistakes print one line on stderr and exit with status 2. OpenCV is imported only when a
 command runs.
@@ -20,16 +20,16 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-Handler = Callable[[argparse.Namespace], int]
+from games.tribes.vision.cli import guard as _guard
+
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add the ``render``, ``print-markers`` and ``layout`` commands to the top-level parser."""
+    """Add the ``render`` commands (the synthetic table: tooling) to the top-level parser."""
     render = sub.add_parser("render", help="render game tables as a camera sees them, with ground truth")
     rsub = render.add_subparsers(dest="render_cmd", required=True, metavar="COMMAND")
 
@@ -71,24 +71,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--profile", help="box profile JSON (default: the shipped profile)")
     p.set_defaults(func=_guard(cmd_photo_pack))
 
-    p = sub.add_parser("print-markers", help="write printable markers, reference patch and capture sheet (PDF + PNG)")
-    p.add_argument("-o", "--output", default="markers", help="folder to write into (default: ./markers)")
-    p.add_argument("--layout", help="layout JSON (default: the shipped 4-player table)")
-    p.add_argument("--dpi", type=float, default=300.0, help="PNG resolution (default 300)")
-    p.set_defaults(func=_guard(cmd_print_markers))
-
-    p = sub.add_parser("layout", help="check a table layout or export the default one")
-    lsub = p.add_subparsers(dest="layout_cmd", required=True, metavar="COMMAND")
-    q = lsub.add_parser("check", help="validate a layout file and summarise it")
-    q.add_argument("file", nargs="?", help="layout JSON (default: the shipped one)")
-    q.set_defaults(func=_guard(cmd_layout_check))
-    q = lsub.add_parser("export", help="write the default layout as JSON (to measure and edit)")
-    q.add_argument("-o", "--output", default="-", help="file (default: stdout)")
-    q.set_defaults(func=_guard(cmd_layout_export))
-
-    from games.tribes.vision import cli as cli_camera
-
-    cli_camera.register(sub, _guard)
 
 
 def _game_args(p: argparse.ArgumentParser) -> None:
@@ -136,25 +118,6 @@ def _scene_args(p: argparse.ArgumentParser) -> None:
     li.add_argument("--jpeg", type=int, help="JPEG quality 5-100 (artefacts)")
 
 
-def _guard(fn: Handler) -> Handler:
-    """Turn the vision package's user errors into one line on stderr and status 2."""
-
-    def run(args: argparse.Namespace) -> int:
-        from games.tribes.vision.observation import ObservationError
-        from vision.errors import VisionError
-
-        try:
-            return fn(args)
-        except (VisionError, ObservationError) as exc:
-            sys.stderr.write(f"tribes-companion: error: {exc}\n")
-            return 2
-        except OSError as exc:
-            sys.stderr.write(f"tribes-companion: error: {exc.filename or ''}: {exc.strerror or exc}\n")
-            return 2
-
-    return run
-
-
 # --- building blocks ----------------------------------------------------------------------------------
 def _floats(text: str, n: int | None, what: str) -> list[float]:
     from vision.errors import VisionError
@@ -192,7 +155,7 @@ def _scene(args: argparse.Namespace, profile: Any, players: int) -> tuple[Any, A
 
     layout = resolve_layout(args.layout)
     for w in layout.warnings:
-        sys.stderr.write(f"tribes-companion: warning: {w}\n")
+        sys.stderr.write(f"table-companion: warning: {w}\n")
     if args.seats:
         order = [int(v) for v in _floats(args.seats, players, "--seats")]
         layout = layout.with_seats(order)
@@ -408,46 +371,4 @@ def cmd_photo_pack(args: argparse.Namespace) -> int:
     fill = builtin_pack(args.fill_from, prof) if args.fill_from else None
     pack = build_pack(args.photos, args.output, prof, fill, args.name, layout.dictionary)
     sys.stdout.write(f"wrote {args.output}: {len(pack.faces)} faces\n")
-    return 0
-
-
-def cmd_print_markers(args: argparse.Namespace) -> int:
-    from games.tribes.vision.layout import resolve_layout
-    from vision.errors import VisionError
-    from vision.markers import print_markers
-
-    if not 72 <= args.dpi <= 1200:
-        raise VisionError(f"--dpi must be 72-1200, got {args.dpi:g}")
-    layout = resolve_layout(args.layout)
-    files = print_markers(layout, args.output, args.dpi)
-    sys.stdout.write("wrote " + ", ".join(str(f) for f in files) + "\n")
-    sys.stdout.write("print at 100% (actual size); check the 100 mm bar with a ruler\n")
-    return 0
-
-
-def cmd_layout_check(args: argparse.Namespace) -> int:
-    from games.tribes.vision.layout import resolve_layout
-
-    lay = resolve_layout(args.file)
-    w, h = lay.table
-    sys.stdout.write(
-        f"{lay.name}: valid; table {w:g} x {h:g} mm, {len(lay.markers)} markers ({lay.dictionary}), "
-        f"{len(lay.seats)} seats, {len(lay.row_slots)} row slots, hex tiles {lay.hex.flat_to_flat:g} mm "
-        f"{lay.hex.orientation}-top\n"
-    )
-    for p in lay.provisional:
-        sys.stdout.write(f"  provisional: {p} (a guess — measure your box)\n")
-    for wmsg in lay.warnings:
-        sys.stdout.write(f"  warning: {wmsg}\n")
-    return 0
-
-
-def cmd_layout_export(args: argparse.Namespace) -> int:
-    from games.tribes.vision.layout import default_layout
-
-    text = default_layout().to_json()
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        Path(args.output).write_text(text, encoding="utf-8")
     return 0

@@ -1,4 +1,4 @@
-"""``tribes-companion enroll …`` and ``tribes-companion recognize …``: the camera pipeline's commands
+"""``table-companion enroll …`` and ``table-companion recognize …``: the camera pipeline's commands
 (registered by :mod:`vision.cli`).
 
 * ``enroll SETUP.png --game setup.json -o my-box.json`` learns the user's box from a photo of the
@@ -20,14 +20,53 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 
 
-def register(sub: argparse._SubParsersAction, guard: Any) -> None:  # type: ignore[type-arg]
-    """Add ``enroll`` and ``recognize``; ``guard`` wraps a command so user errors exit with 2."""
+Handler = Callable[[argparse.Namespace], int]
+
+
+def guard(fn: Handler) -> Handler:
+    """Turn the vision package's user errors into one line on stderr and status 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        from games.tribes.vision.observation import ObservationError
+        from vision.errors import VisionError
+
+        try:
+            return fn(args)
+        except (VisionError, ObservationError) as exc:
+            sys.stderr.write(f"table-companion: error: {exc}\n")
+            return 2
+        except OSError as exc:
+            sys.stderr.write(f"table-companion: error: {exc.filename or ''}: {exc.strerror or exc}\n")
+            return 2
+
+    return run
+
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``print-markers``, ``layout``, ``enroll`` and ``recognize`` (user errors exit with 2)."""
+    p = sub.add_parser("print-markers", help="write printable markers, reference patch and capture sheet (PDF + PNG)")
+    p.add_argument("-o", "--output", default="markers", help="folder to write into (default: ./markers)")
+    p.add_argument("--layout", help="layout JSON (default: the shipped 4-player table)")
+    p.add_argument("--dpi", type=float, default=300.0, help="PNG resolution (default 300)")
+    p.set_defaults(func=guard(cmd_print_markers))
+
+    p = sub.add_parser("layout", help="check a table layout or export the default one")
+    lsub = p.add_subparsers(dest="layout_cmd", required=True, metavar="COMMAND")
+    q = lsub.add_parser("check", help="validate a layout file and summarise it")
+    q.add_argument("file", nargs="?", help="layout JSON (default: the shipped one)")
+    q.set_defaults(func=guard(cmd_layout_check))
+    q = lsub.add_parser("export", help="write the default layout as JSON (to measure and edit)")
+    q.add_argument("-o", "--output", default="-", help="file (default: stdout)")
+    q.set_defaults(func=guard(cmd_layout_export))
+
     p = sub.add_parser("enroll", help="learn your box (tiles, piece colours, table, light) from a photo of the setup")
     p.add_argument("image", help="photo of the table after the setup (all markers and the reference patch in view)")
     g = p.add_argument_group("what the photo shows (one of)")
@@ -54,7 +93,7 @@ def register(sub: argparse._SubParsersAction, guard: Any) -> None:  # type: igno
 
     p = sub.add_parser("recognize", help="read the table from images, a video or a camera: print the observation")
     p.add_argument("source", nargs="+", help="image file(s), or with --stream a folder, video, camera index or URL")
-    p.add_argument("--enrollment", "-e", required=True, help="enrollment file from tribes-companion enroll")
+    p.add_argument("--enrollment", "-e", required=True, help="enrollment file from table-companion enroll")
     p.add_argument("--stream", action="store_true", help="read the source as a stream (motion gate on)")
     p.add_argument("--frames", type=int, help="with --stream: stop after N frames")
     p.add_argument("--json", action="store_true", help="print the observation as JSON (one line per frame)")
@@ -177,7 +216,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
             args.game or args.truth or args.labels, args.colours, profile, args.move
         )
     layout = resolve_layout(args.layout)
-    order = _seat_order(args.seats, players, len(layout.seats))  # as tribes-companion render seats them
+    order = _seat_order(args.seats, players, len(layout.seats))  # as table-companion render seats them
     seated = layout.with_seats(order)
     enroller = Enroller(seated, profile)
     enroller.add_frame(_read_image(args.image), labels, seats, source=args.image)
@@ -316,3 +355,45 @@ def summary(obs: Any, name: str) -> str:
     lines.append("  tracks: " + "; ".join(f"{c}: {', '.join(v)}" for c, v in tracks.items()))
     lines.append("  shells: " + ", ".join(f"seat {s.seat} {s.count}" for s in obs.shells))
     return "\n".join(lines)
+
+
+def cmd_print_markers(args: argparse.Namespace) -> int:
+    from games.tribes.vision.layout import resolve_layout
+    from vision.errors import VisionError
+    from vision.markers import print_markers
+
+    if not 72 <= args.dpi <= 1200:
+        raise VisionError(f"--dpi must be 72-1200, got {args.dpi:g}")
+    layout = resolve_layout(args.layout)
+    files = print_markers(layout, args.output, args.dpi)
+    sys.stdout.write("wrote " + ", ".join(str(f) for f in files) + "\n")
+    sys.stdout.write("print at 100% (actual size); check the 100 mm bar with a ruler\n")
+    return 0
+
+
+def cmd_layout_check(args: argparse.Namespace) -> int:
+    from games.tribes.vision.layout import resolve_layout
+
+    lay = resolve_layout(args.file)
+    w, h = lay.table
+    sys.stdout.write(
+        f"{lay.name}: valid; table {w:g} x {h:g} mm, {len(lay.markers)} markers ({lay.dictionary}), "
+        f"{len(lay.seats)} seats, {len(lay.row_slots)} row slots, hex tiles {lay.hex.flat_to_flat:g} mm "
+        f"{lay.hex.orientation}-top\n"
+    )
+    for p in lay.provisional:
+        sys.stdout.write(f"  provisional: {p} (a guess — measure your box)\n")
+    for wmsg in lay.warnings:
+        sys.stdout.write(f"  warning: {wmsg}\n")
+    return 0
+
+
+def cmd_layout_export(args: argparse.Namespace) -> int:
+    from games.tribes.vision.layout import default_layout
+
+    text = default_layout().to_json()
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8")
+    return 0

@@ -10,7 +10,7 @@ we drew. An :class:`Enroller` collects them from frames whose content is known:
   and the empty row slots show bare table;
 * optional **extra frames** with known content, e.g. one tile of each resource not among the
   starting tiles and one tile turned over (exhausted);
-* an optional **art pack** (``tribes-companion render photo-pack``: photos of tiles on the capture
+* an optional **art pack** (``table-companion render photo-pack``: photos of tiles on the capture
   sheet), for tiles that only appear later (events, era 2/3 achievements).
 
 What a frame shows is given as an :class:`~vision.observation.Observation` (the same format the
@@ -214,7 +214,7 @@ class Enrollment:
         try:
             doc = json.loads(p.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise EnrollmentError(src, "", "missing: no such enrollment file (run tribes-companion enroll)") from None
+            raise EnrollmentError(src, "", "missing: no such enrollment file (run table-companion enroll)") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise EnrollmentError(src, "", f"cannot read: {exc}") from None
         except json.JSONDecodeError as exc:

@@ -1,10 +1,10 @@
 """Build an art pack from photos of your own tiles (crop + perspective correction).
 
-Print the tile capture sheet (the last page of ``tribes-companion print-markers``), lay one tile in
+Print the tile capture sheet (the last page of ``table-companion print-markers``), lay one tile in
 its window with the tile's top towards the top of the page, and photograph it from any angle with
 all four markers in view. Name each photo after the face it shows (``resource-goat.jpg``,
 ``exhausted.jpg``, ``action-off.jpg``, ``event-wolves.jpg``, ``achievement-jagen.jpg``, …; the
-names are listed by ``tribes-companion render pack --faces``), or map photo names to faces in a
+names are listed by ``table-companion render pack --faces``), or map photo names to faces in a
 ``manifest.json``::
 
     {"photos": {"IMG_2231.jpg": {"face": "resource-goat"},

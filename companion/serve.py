@@ -1,4 +1,4 @@
-"""``tribes-companion serve``: the web companion on this computer (default 127.0.0.1), on the local
+"""``table-companion serve``: the web companion on this computer (default 127.0.0.1), on the local
 network with a pairing token (``--lan``), or with simulated players (``--demo``); with an LED strip
 along the action row (``--leds PORT`` and the LED settings of the ``leds`` commands as ``--leds-…``;
 ``--demo`` and ``--camera sim`` show a virtual strip on the page unless told otherwise; camera mode
@@ -26,10 +26,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def default_data_dir() -> Path:
-    """Where games and the box profile are kept: ``$XDG_DATA_HOME/tribes-companion`` (or
-    ``~/.local/share/tribes-companion``)."""
+    """Where games and the box profile are kept: ``$XDG_DATA_HOME/table-companion`` (or
+    ``~/.local/share/table-companion``)."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "tribes-companion"
+    return Path(base) / "table-companion"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--demo", action="store_true", help="simulated players play on their own (their games go to a temporary folder)"
     )
     p.add_argument("--pace", type=float, default=1.0, help="--demo: seconds between inputs (default 1)")
-    p.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="--demo: number of players")
+    p.add_argument("--players", type=int, default=3, help="--demo: number of players (default 3)")
     p.add_argument("--seed", type=int, default=1, help="--demo: seed of the simulated players and draws")
     p.add_argument("--policy", default="greedy", choices=("greedy", "random"), help="--demo: simulated players")
     p.add_argument("--heartbeat", type=float, default=15.0, help="seconds between SSE heartbeats (default 15)")
@@ -58,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--enrollment",
         metavar="FILE",
-        help="--camera: your box as learned by 'tribes-companion enroll' (without it: enroll from the page)",
+        help="--camera: your box as learned by 'table-companion enroll' (without it: enroll from the page)",
     )
     p.add_argument("--seats", help="--camera: the layout seat of each player, e.g. 0,2 (enrollment from the page)")
     p.add_argument("--no-fsync", action="store_true", help=argparse.SUPPRESS)
@@ -73,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _fail(message: str) -> int:
-    print(f"tribes-companion serve: {message}", file=sys.stderr)
+    print(f"table-companion serve: {message}", file=sys.stderr)
     return 2
 
 
@@ -102,7 +102,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -> int:
-    from games.tribes.rules.errors import ProfileError
+    from datafile import DataFileError
     from session.journal import JournalFileError
     from session.runtime import GameRuntime
     from webui.app import create_app
@@ -119,8 +119,8 @@ def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -
     else:
         data = default_data_dir()
     try:
-        runtime = GameRuntime(data, fsync=not args.no_fsync)
-    except (JournalFileError, ProfileError) as exc:
+        runtime = GameRuntime(data, fsync=not args.no_fsync, game=getattr(args, "game_id", None))
+    except (JournalFileError, DataFileError) as exc:
         return _fail(f"{exc} (move the file away to start afresh)")
     except OSError as exc:
         return _fail(f"cannot use the data folder {data}: {exc.strerror or exc}")
@@ -177,7 +177,7 @@ def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -
             stop_camera()
         if demo:
             demo.stop()
-        app.extensions["tribes"]["hub"].close()
+        app.extensions["companion"]["hub"].close()
         server.server.server_close()
         runtime.close()
         if tmp:

@@ -1,0 +1,111 @@
+"""JSON views of the live game for the page and the API, for any game (no Flask here): the live state,
+the move log with scores over time, and any earlier position. What one position shows comes from
+the game's page module (:meth:`games.api.PageModule.state_view`); this module adds the record around
+it: players, the last move and who made it, the undo status, warnings, the game's id and script.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.api import GamePlugin, PageModule
+from session.runtime import GameRuntime, Snapshot
+
+
+def page_of(game: GamePlugin) -> PageModule:
+    """The page module of ``game`` (every game the page serves has one)."""
+    if game.page is None:
+        raise ValueError(f"{game.info.title} has no page module")
+    return game.page()
+
+
+def game_info(game: GamePlugin) -> dict[str, Any]:
+    """Which game the page shows and which browser module draws it."""
+    page = page_of(game)
+    return {
+        "id": game.info.id,
+        "title": game.info.title,
+        "script": f"/games/{game.info.id}/static/{page.script}",
+        "min_players": game.info.min_players,
+        "max_players": game.info.max_players,
+        "colours": list(game.info.colours),
+    }
+
+
+def mover(snap: Snapshot, index: int) -> dict[str, Any]:
+    """Who made move ``index``: the seat that was to act, or the table for chance outcomes."""
+    game = snap.game
+    assert game is not None
+    rules, page = game.rules, page_of(game)
+    before = snap.states[index]
+    move = snap.moves[index]
+    seat = rules.actor(before)
+    log_fields = getattr(page, "log_fields", None)
+    return {
+        "index": index,
+        "move": str(move),
+        "structured": page.move_to_json(move),
+        "chance": move.chance,
+        "seat": None if move.chance else seat,
+        "player": None if move.chance else rules.seats(before)[seat].name,
+        **(log_fields(before) if callable(log_fields) else {}),
+    }
+
+
+def _players(game: GamePlugin, state: Any) -> list[dict[str, Any]]:
+    return [{"seat": i, "name": s.name, "colour": s.colour} for i, s in enumerate(game.rules.seats(state))]
+
+
+def live_view(runtime: GameRuntime) -> dict[str, Any]:
+    """The live game as the page shows it (also the payload of every SSE ``state`` event)."""
+    game = runtime.game
+    if not runtime.has_game:
+        prof = runtime.profile
+        out: dict[str, Any] = {
+            "state_id": runtime.state_id,
+            "has_game": False,
+            "game": game_info(game),
+            "warnings": list(runtime.warnings),
+        }
+        if prof is not None:
+            out["profile"] = {"name": prof.name, "digest": prof.digest}
+        return out
+    snap = runtime.snapshot()
+    allowed, reason, message = runtime.undo_status()
+    state = snap.state
+    return {
+        "state_id": snap.state_id,
+        "has_game": True,
+        "game": game_info(game),
+        "journal": snap.journal,
+        "players": _players(game, state),
+        "moves": len(snap.moves),
+        "last": mover(snap, len(snap.moves) - 1) if snap.moves else None,
+        "undo": {"allowed": allowed, "reason": reason, "message": message},
+        "warnings": list(runtime.warnings),
+        **page_of(game).state_view(state),
+    }
+
+
+def position_view(snap: Snapshot, n: int) -> dict[str, Any]:
+    """The position after the first ``n`` moves (0 = the start) for the log stepper."""
+    assert snap.game is not None
+    state = snap.states[n]
+    out = {"state_id": snap.state_id, "n": n, "moves": len(snap.moves), **page_of(snap.game).state_view(state)}
+    out["last"] = mover(snap, n - 1) if n else None
+    return out
+
+
+def log_view(snap: Snapshot) -> dict[str, Any]:
+    """The move log with who moved, the total score of every player after each move (the score
+    chart), and the raw journal entries (including undos and corrections)."""
+    game = snap.game
+    assert game is not None
+    totals = [[int(b["total"]) for b in game.rules.scores(s)] for s in snap.states]
+    return {
+        "state_id": snap.state_id,
+        "players": _players(game, snap.state),
+        "moves": [mover(snap, i) for i in range(len(snap.moves))],
+        "totals": totals,
+        "entries": list(snap.entries),
+    }
