@@ -553,7 +553,7 @@ def _missing(
     second in one stretch (the tracker needs a few quiet frames after a hand to fuse). Also the same
     count under this script's first, stricter definition (the next move of any kind; the second of
     quiet table added up over hands), for comparison with earlier figures."""
-    seating = Seating.of(game.state)
+    seating = Seating.of(game.state.players)
     views = [table_view(st, seating) for st in game.states[: len(truth) + 1]]
     visible = [views[i] != views[i + 1] for i in range(len(truth))]
     times = [f.time for f in frames]

@@ -152,15 +152,22 @@ def camera_recognizer(recognizer: Any) -> Any:
     return recognizer
 
 
-def picture(image: Any, obs: Any, status: dict[str, Any], width: int = 960, recognizer: Any = None) -> bytes:
-    """The camera picture for the page: what the recognizer read drawn by ``recognizer.annotate``
-    (when given and the frame was registered), the tracker's status banner on top, scaled to
-    ``width`` pixels, JPEG bytes."""
-    from games.tribes.vision.overlay import annotator
+def picture(
+    image: Any, obs: Any, status: dict[str, Any], width: int = 960, recognizer: Any = None, game: Any = None
+) -> bytes:
+    """The camera picture for the page (the game's ``CameraSupport.picture``): what the recognizer
+    read (when the frame was registered), the tracker's status banner on top, JPEG bytes."""
+    return _camera(game).picture(image, obs, status, width, recognizer)
 
-    if image is not None and recognizer is not None and obs is not None and obs.registered:
-        image = recognizer.annotate(image, obs)
-    return annotator(lambda im: im, width=width)(image, obs, status)
+
+def _camera(game: Any = None) -> Any:
+    """The camera support of ``game`` (default: the default game's)."""
+    import games
+
+    plugin = game or games.get(games.DEFAULT)
+    if plugin.camera is None:
+        raise CameraStartError(f"{plugin.info.title} cannot be read by the camera yet")
+    return plugin.camera()
 
 
 def sim_session(
@@ -493,32 +500,26 @@ def _video_frames(video: Path) -> tuple[Iterator[Any], int, float | None]:
 def _replay(video: Path, runtime: Any, seats: list[int] | None, args: argparse.Namespace) -> tuple[Any, str]:
     """Read every picture of the video with the camera pipeline (enrolled from ``--enrollment`` or
     from the first still frame and the starting position) into ``runtime``."""
-    from games.tribes.vision.artpack import load_pack
-    from games.tribes.vision.enrollment import Enroller, labels_from_state
-    from games.tribes.vision.layout import default_layout
-    from games.tribes.vision.recognizer import Recognizer
-    from tracker.enroll_flow import default_seats
     from tracker.link import TrackerLink
     from vision.errors import VisionError
     from vision.motion import MotionGate
 
+    camera = _camera(getattr(runtime, "game", None))
     frames, count, video_fps = _video_frames(video)
     fps = args.fps or video_fps or 10.0
     if args.enrollment:
         try:
-            rec = camera_recognizer(Recognizer.open(args.enrollment, stream=True, fps=fps))
+            rec = camera_recognizer(camera.open_recognizer(args.enrollment, stream=True, fps=fps))
         except (VisionError, OSError) as exc:
             raise ReplayError(f"--enrollment {args.enrollment}: {_one_line(exc)}") from None
         how = f"enrollment {args.enrollment}"
     else:
         state = runtime.snapshot().state
-        if state.pending.kind == "setup":
+        if camera.setup_missing(state):
             raise ReplayError("to enroll from the video, --setup must hold the setup move (or give --enrollment FILE)")
-        layout = default_layout()
-        order = seats or default_seats(state.n, len(layout.seats))
-        if len(order) != state.n:
-            raise ReplayError(f"--seats: {state.n} players need {state.n} seats, got {len(order)}")
-        seated = layout.with_seats(order)
+        n_players = len(runtime.game.rules.seats(state))
+        if seats is not None and len(seats) != n_players:
+            raise ReplayError(f"--seats: {n_players} players need {n_players} seats, got {len(seats)}")
         gate = MotionGate(fps=fps)
         still = None
         for n, img in enumerate(frames):
@@ -527,14 +528,16 @@ def _replay(video: Path, runtime: Any, seats: list[int] | None, args: argparse.N
                 break
         if still is None:
             raise ReplayError(f"{video}: no still frame to enroll from (the table is never quiet)")
-        enroller = Enroller(seated, state.profile)
         try:
-            enroller.add_frame(still[1], *labels_from_state(state), source=f"{video} frame {still[0]}")
+            pack = None
             if args.pack:
+                from games.tribes.vision.artpack import load_pack
+
                 pack = load_pack(args.pack, state.profile)
-                faces = [k for k in pack.faces if k.startswith(("event-", "achievement-"))]
-                enroller.add_pack(pack, faces, source=args.pack)
-            rec = camera_recognizer(Recognizer(seated, state.profile, enroller.build(), stream=True, fps=fps))
+            enrollment, seated, profile = camera.enroll_from_frame(
+                still[1], state, seats=seats, source=f"{video} frame {still[0]}", pack=pack
+            )
+            rec = camera_recognizer(camera.recognizer(enrollment, layout=seated, profile=profile, stream=True, fps=fps))
         except VisionError as exc:
             raise ReplayError(f"cannot enroll from {video} frame {still[0]}: {_one_line(exc)}") from None
         frames, count, _ = _video_frames(video)
@@ -684,12 +687,12 @@ class LiveCamera:
                 src.close()
         self.spec = spec
         self.recognizer: Any = None
+        self.game = getattr(runtime, "game", None)
+        self.camera = _camera(self.game)
         self.flow = EnrollFlow(runtime, runtime.data_dir, self._use, seats=seats)
         if enrollment:
-            from games.tribes.vision.recognizer import Recognizer
-
             try:
-                rec = Recognizer.open(enrollment, stream=True)
+                rec = self.camera.open_recognizer(enrollment, stream=True)
             except (VisionError, OSError) as exc:
                 raise CameraStartError(f"--enrollment {enrollment}: {_one_line(exc)}") from None
             self.flow.adopt(rec.enrollment, enrollment, rec.profile)
@@ -723,12 +726,10 @@ class LiveCamera:
 
     def recognize(self, pkt: Any) -> Any:
         """The observation of one frame: unregistered and unsettled until enrolled."""
-        from games.tribes.vision.observation import Observation
-
         self.flow.look(pkt.image, pkt.time)
         rec = self.recognizer
         if rec is None:
-            return Observation(frame=pkt.seq, time=pkt.time, registered=False, settled=False)
+            return self.camera.empty_observation(pkt.seq, pkt.time)
         return rec.read(pkt.image, frame_no=pkt.seq, time_s=pkt.time)
 
     def annotate(self, pkt: Any, obs: Any, status: dict[str, Any]) -> bytes:
@@ -736,7 +737,7 @@ class LiveCamera:
         if self.recognizer is None:
             st = self.flow.status()
             status = {**status, "kind": "no_table", "message": st["message"]}
-        return picture(pkt.image, obs, status, 960, self.recognizer)
+        return self.camera.picture(pkt.image, obs, status, 960, self.recognizer)
 
     def stats(self) -> dict[str, Any]:
         """The capture's state for the page."""

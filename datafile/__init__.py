@@ -16,6 +16,7 @@ Pure Python; nothing else of the project is imported.
 
 from __future__ import annotations
 
+import builtins
 import json
 import math
 import os
@@ -223,7 +224,7 @@ class Reader:
             raise self.fail(path, f"must be an object, got {kind(node)}")
         return node
 
-    def list(self, node: Any, path: str, min_len: int = 0, max_len: int | None = None) -> list[Any]:
+    def list(self, node: Any, path: str, min_len: int = 0, max_len: int | None = None) -> builtins.list[Any]:
         """A list of ``min_len`` to ``max_len`` items."""
         if not isinstance(node, list):
             raise self.fail(path, f"must be a list, got {kind(node)}")
@@ -299,7 +300,7 @@ class Reader:
 
     def items(
         self, node: Any, path: str, item: Callable[[Any, str], Any], min_len: int = 0, max_len: int | None = None
-    ) -> list[Any]:
+    ) -> builtins.list[Any]:
         """Each item of a list through ``item(value, path[i])``."""
         return [item(v, join(path, i)) for i, v in enumerate(self.list(node, path, min_len, max_len))]
 

@@ -4,14 +4,16 @@ A user who starts camera mode without an enrollment file sets up the game on the
 setup on the page, keeps hands off the table and taps "enroll". :class:`EnrollFlow` then learns the
 box from the newest camera frame and the runtime's *current* position (what the page says lies on the
 table), saves the enrollment next to the games (``enrollment.json`` + ``.npz`` in the data folder) and
-hands a ready :class:`~vision.recognizer.Recognizer` to camera mode, which starts reading the table.
+hands a ready recognizer to camera mode, which starts reading the table. What learning the box means
+is the game's (:class:`games.api.CameraSupport`: ``enroll_from_frame``, ``recognizer``); the flow is
+the same for every game.
 
 The contract with the page (``webui.camera.attach(enroll=…, enrollment_status=…)``):
 
 - :meth:`EnrollFlow.status` and :meth:`EnrollFlow.enroll` return
   ``{"state": "needed" | "enrolled" | "failed", "message": str, "learned": [str], "missing": [str],
   "path": str | None}`` — ``learned`` and ``missing`` name example classes as ``group:label``
-  (e.g. ``hex:resource:goat``, ``row:event:wolves``; :meth:`vision.enrollment.Enrollment.missing`);
+  (e.g. ``hex:resource:goat``, ``row:event:wolves``; the game's ``enrollment_summary``);
 - a user mistake (no game, setup not entered, no picture yet, hands or motion in view, no markers in
   the picture, reference patch not readable) raises :class:`EnrollMistake` (a ``ValueError``) with a
   one-line message; the state is then ``failed`` (or stays ``enrolled`` when an earlier enrollment
@@ -36,22 +38,15 @@ class EnrollMistake(ValueError):
     """Enrollment cannot be made now, for a reason the user can fix (one line)."""
 
 
-def default_seats(players: int, seats_in_layout: int) -> list[int]:
-    """Layout seats of the players when none are given: two players face each other (0 and 2) on
-    the 4-seat table, otherwise players sit in seat order (as ``table-companion enroll`` does)."""
-    if players == 2 and seats_in_layout == 4:
-        return [0, 2]
-    return list(range(players))
-
-
 class EnrollFlow:
     """See the module docstring.
 
-    ``runtime``: the game runtime (``has_game``, ``snapshot().state``); ``folder``: where the
-    enrollment is saved; ``on_enrolled(recognizer)``: called with the new recognizer; ``layout`` and
-    ``profile``: the table layout (default: the shipped one) and box profile (default: the game's);
-    ``seats``: layout seat of each player (default :func:`default_seats`); ``models``: models folder
-    (default: shipped). Feed every camera frame to :meth:`look` so that the flow knows the newest
+    ``runtime``: the game runtime (``has_game``, ``snapshot().state``, ``game``: the plug-in whose
+    camera support learns the box); ``folder``: where the enrollment is saved;
+    ``on_enrolled(recognizer)``: called with the new recognizer; ``layout`` and ``profile``: the table
+    layout (default: the game's shipped one) and box profile (default: the game's); ``seats``: layout
+    seat of each player (default: the game's ``default_seats``); ``models``: models folder (default:
+    shipped). Feed every camera frame to :meth:`look` so that the flow knows the newest
     picture and whether the table is still."""
 
     def __init__(
@@ -135,53 +130,55 @@ class EnrollFlow:
         if not self.runtime.has_game:
             raise EnrollMistake("no game yet: start a game on the page and enter its setup first")
         state = self.runtime.snapshot().state
-        if state.pending.kind == "setup":
-            raise EnrollMistake("the setup is not entered yet: enter the setup on the page first")
+        camera = self._camera()
+        not_yet = camera.setup_missing(state)
+        if not_yet:
+            raise EnrollMistake(not_yet)
         with self._lock:
             frame, still = self._frame, self._still
         if frame is None:
             raise EnrollMistake("no camera picture yet: check the camera")
         if not still:
             raise EnrollMistake("hands or motion in view: keep hands off the table for a moment and enroll again")
-        from games.tribes.vision.enrollment import Enroller, labels_from_state
-        from games.tribes.vision.layout import default_layout
-        from games.tribes.vision.recognizer import Recognizer
         from vision.errors import EnrollmentError, FrameError
 
-        layout = self.layout or default_layout()
-        profile = self.profile or state.profile
-        seats = self.seats or default_seats(state.n, len(layout.seats))
-        if len(seats) != state.n:
-            raise EnrollMistake(f"--seats names {len(seats)} seats for a game of {state.n} players")
-        seated = layout.with_seats(seats)
-        enroller = Enroller(seated, profile)
-        labels, colours = labels_from_state(state)
         try:
-            enroller.add_frame(frame, labels, colours, source="camera")
-            enrollment = enroller.build()
+            enrollment, seated, profile = camera.enroll_from_frame(
+                frame, state, layout=self.layout, profile=self.profile, seats=self.seats, source="camera"
+            )
         except EnrollmentError as exc:
             if exc.field == "markers":
                 raise EnrollMistake(f"no table markers in the picture: {_reason(exc.reason)}") from None
             raise EnrollMistake(_reason(exc.reason)) from None
         except FrameError as exc:
             raise EnrollMistake(f"the camera picture cannot be read: {exc}") from None
-        enrollment.seat_order = list(seats)
+        except ValueError as exc:
+            raise EnrollMistake(_reason(str(exc))) from None
         path = self.folder / ENROLLMENT_NAME
         try:
             js, _ = enrollment.save(path)
         except OSError as exc:
             raise EnrollMistake(f"{path}: cannot save the enrollment: {exc.strerror or exc}") from None
-        recognizer = Recognizer(seated, profile, enrollment, models=self.models, stream=True, fps=self.fps)
+        recognizer = camera.recognizer(
+            enrollment, layout=seated, profile=profile, models=self.models, stream=True, fps=self.fps
+        )
         with self._lock:
             self._enrolled(enrollment, str(js), profile, "enrolled from the camera")
         self.on_enrolled(recognizer)
         return self.status()
 
+    def _camera(self) -> Any:
+        import games
+
+        plugin = getattr(self.runtime, "game", None) or games.get(games.DEFAULT)
+        if plugin.camera is None:
+            raise EnrollMistake(f"{plugin.info.title} cannot be read by the camera yet")
+        return plugin.camera()
+
     def _enrolled(self, enrollment: Any, path: str | None, profile: Any, how: str) -> None:
         self._state = "enrolled"
         self._path = path
-        self._learned = sorted(f"{g}:{x}" for g, names in enrollment.labels.items() for x in set(names))
-        self._missing = enrollment.missing(profile) if profile is not None else []
+        self._learned, self._missing = self._camera().enrollment_summary(enrollment, profile)
         gaps = f"; {len(self._missing)} tiles not enrolled yet (read as '?')" if self._missing else ""
         self._message = f"{how}: reading the table{gaps}"
 

@@ -7,20 +7,20 @@ below says nothing). The fused *support* of a value is the mean vote over the fr
 fact, so frames that repeat the same picture do not pile up certainty, and one odd frame among
 several is outvoted: a fact never flips on one frame.
 
-:meth:`Evidence.deficit` scores a predicted table (a :func:`tracker.facts.table_view`) against the
-evidence: per fact, how much support the best-supported value has beyond the value predicted. Zero
-means every fact reads as predicted; a fact whose deficit reaches ``disagree`` is a clear
-disagreement (the prediction cannot be right unless the reading is).
+A predicted table (a state's view) is scored against the evidence per fact: how much support the
+best-supported value has beyond the value predicted (:meth:`Evidence.deficit_of`; the search sums
+these). Zero means every fact reads as predicted; a fact whose deficit reaches ``disagree`` is a
+clear disagreement (the prediction cannot be right unless the reading is).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.tribes.tracker.facts import Key, Reading, value_of
+from tracker.facts import Key, Reading, value_of
 
 
 def vote_weight(conf: float, floor: float = 0.02) -> float:
@@ -76,20 +76,14 @@ class Evidence:
             return 0.0
         return fe.top - fe.support.get(value, 0.0)
 
-    def deficit(self, view: Mapping[Key, Any]) -> float:
-        """Total deficit of a predicted table: 0 when every fact reads as predicted."""
-        total = 0.0
-        for key, fe in self.facts.items():
-            v = value_of(view, key)
-            if v != fe.mode:
-                total += fe.top - fe.support.get(v, 0.0)
-        return total
-
-    def disagreements(self, view: Mapping[Key, Any], threshold: float) -> list[tuple[Key, float]]:
-        """Facts whose deficit under ``view`` reaches ``threshold``, worst first."""
+    def disagreements(
+        self, view: Mapping[Key, Any], threshold: float, default: Callable[[Key], Any]
+    ) -> list[tuple[Key, float]]:
+        """Facts whose deficit under ``view`` (unlisted facts: ``default``) reaches ``threshold``,
+        worst first."""
         out = []
         for key, fe in self.facts.items():
-            v = value_of(view, key)
+            v = value_of(view, key, default)
             if v != fe.mode:
                 d = fe.top - fe.support.get(v, 0.0)
                 if d >= threshold:

@@ -7,10 +7,11 @@ ended a turn, ``table=True``; never a revealed chance outcome) — so the journa
 strip see camera moves exactly like moves entered by hand. It also applies the user's answers to
 prompts and desync fixes (``answer``), and tells subscribers about every status change.
 
-The runtime is duck-typed (``webui.runtime.GameRuntime`` fits): ``has_game``, ``snapshot()``
-(``state_id``, ``settings``, ``moves``, ``states``), ``undo_status(table)``, ``submit(move, state_id)``,
-``undo(state_id, table)``, ``correct(index, move, state_id, rest)``. Nothing here imports Flask or OpenCV.
-Thread-safe: the camera thread feeds, web threads answer.
+The runtime is :class:`session.runtime.GameRuntime` (or anything shaped like it, :class:`RuntimeLike`):
+``game`` (the plug-in: its rules and camera support give the tracker its policy), ``has_game``,
+``snapshot()`` (``state_id``, ``settings``, ``moves``, ``states``), ``undo_status(table)``,
+``submit(move, state_id)``, ``undo(state_id, table)``, ``correct(index, move, state_id, rest)``.
+Nothing here imports Flask or OpenCV. Thread-safe: the camera thread feeds, web threads answer.
 """
 
 from __future__ import annotations
@@ -22,17 +23,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from games.tribes.rules.errors import IllegalMoveError, InvalidMoveError
-from games.tribes.rules.moves import Move
-from games.tribes.tracker.facts import Seating
-from games.tribes.vision.observation import Observation
-from tracker.tracker import Action, GameView, Option, Status, Tracker, TrackerConfig, Update
+import games
+from games.api import GamePlugin
+from games.errors import IllegalMoveError, InvalidMoveError
+from tracker.facts import Seating
+from tracker.policy import TrackerPolicy
+from tracker.tracker import Action, GameView, Option, Status, StatusKind, Tracker, TrackerConfig, Update
+
+Move = Any
+Observation = Any
 
 log = logging.getLogger(__name__)
 
 
 class RuntimeLike(Protocol):
-    """What the link needs of a game runtime (``webui.runtime.GameRuntime`` has it)."""
+    """What the link needs of a game runtime (``session.runtime.GameRuntime`` has it)."""
+
+    @property
+    def game(self) -> GamePlugin: ...
 
     @property
     def has_game(self) -> bool: ...
@@ -90,7 +98,7 @@ class TrackerLink:
         layout_seats: Sequence[int] | None = None,
         config: TrackerConfig | None = None,
         freeze_gc: bool = True,
-        factory: Callable[[Seating, TrackerConfig], Any] | None = None,
+        factory: Callable[..., Any] | None = None,
     ) -> None:
         self.runtime = runtime
         self.freeze_gc = freeze_gc
@@ -110,7 +118,7 @@ class TrackerLink:
         """The tracker's current status."""
         with self._lock:
             if self.last is None:
-                return Status("idle", "no observation yet", 0.0)
+                return Status(StatusKind.IDLE, "no observation yet", 0.0)
             return self.last.status
 
     def status_dict(self) -> dict[str, Any]:
@@ -120,8 +128,9 @@ class TrackerLink:
             names: dict[int, str] = {}
             if self.tracker is not None and self.runtime.has_game:
                 snap = self.runtime.snapshot()
-                names = {self.tracker.seating.layout_seats[g]: p.name for g, p in enumerate(snap.state.players)}
-            out = st.to_dict(names)
+                seats = self.policy().rules.seats(snap.state)
+                names = {self.tracker.seating.layout_seats[g]: p.name for g, p in enumerate(seats)}
+            out = st.to_dict(names, self.policy())
             out["frames"] = self.stats.frames
             out["settled_frames"] = self.stats.settled
             return out
@@ -151,20 +160,35 @@ class TrackerLink:
             snap.states,
             snap.moves,
             can_undo,
-            tuple(p.name for p in snap.state.players),
+            tuple(p.name for p in self.policy().rules.seats(snap.state)),
             can_take_back,
         )
 
+    def policy(self) -> TrackerPolicy:
+        """The tracker policy of the game the runtime plays."""
+        plugin = getattr(self.runtime, "game", None) or games.get(games.DEFAULT)
+        if plugin.camera is None:
+            raise ValueError(f"{plugin.info.title} cannot be read by the camera yet")
+        policy: TrackerPolicy = plugin.camera().policy()
+        return policy
+
     def _tracker_for(self, game: GameView | None) -> Tracker:
+        policy = self.policy()
         if game is None:
-            if self.tracker is None:
-                self.tracker = self.factory(Seating((), ()), self.config)
+            if self.tracker is None or getattr(self.tracker, "policy", policy) is not policy:
+                self.tracker = self.factory(Seating((), ()), self.config, policy=policy)
             return self.tracker
-        colours = tuple(p.colour for p in game.state.players)
+        seating = policy.seating(game.state)
+        colours = seating.colours
         t = self.tracker
-        if t is None or t.seating.colours != colours or len(t.seating.layout_seats) != len(colours):
+        if (
+            t is None
+            or getattr(t, "policy", policy) is not policy
+            or t.seating.colours != colours
+            or len(t.seating.layout_seats) != len(colours)
+        ):
             seats = self.layout_seats if self.layout_seats and len(self.layout_seats) == len(colours) else None
-            self.tracker = self.factory(Seating.of(game.state, seats), self.config)
+            self.tracker = self.factory(policy.seating(game.state, seats), self.config, policy=policy)
         return self.tracker
 
     def feed(self, obs: Observation) -> Update:
@@ -249,7 +273,7 @@ class TrackerLink:
         if self.tracker is not None:
             self.tracker.forget_questions()
         if self.last is not None:
-            st = replace(self.last.status, kind="settling", message="answer entered", prompt=None, desync=None)
+            st = replace(self.last.status, kind=StatusKind.SETTLING, message="answer entered", prompt=None, desync=None)
             self.last = replace(self.last, status=st)
             subs = list(self._subscribers)
             for cb in subs:

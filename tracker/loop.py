@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.tribes.vision.observation import Observation
 from tracker.link import TrackerLink
+
+Observation = Any
 
 log = logging.getLogger(__name__)
 

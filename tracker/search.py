@@ -3,8 +3,9 @@
 Starting from a rules state, :func:`search` grows short chains of moves — a whole turn is often
 several engine moves (``3:exp``, ``draw …``, ``place …``; ``4:ach …``, ``reveal …``, ``event …``;
 event answers by other players), and two turns can happen between two settled frames — taking at
-each step only the moves :func:`tracker.propose.propose` reads off the table, each applied with
-:func:`rules.engine.apply` (illegal ones are dropped). Every state reached is scored against the
+each step only the moves the game's policy proposes from what the table shows
+(:meth:`tracker.policy.TrackerPolicy.propose`), each applied with the game's ``apply`` (illegal ones
+are dropped). Every state reached is scored against the
 evidence (:meth:`tracker.evidence.Evidence.deficit`) plus a small cost per move, so that of two
 chains that explain the table equally the shorter wins. A beam keeps the best few chains per depth;
 chains that already explain the table are not extended (except a start waiting for a chance outcome
@@ -18,14 +19,13 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.tribes.rules.engine import apply
-from games.tribes.rules.errors import IllegalMoveError
-from games.tribes.rules.moves import Move
-from games.tribes.rules.pending import EventRevealPending, RevealPending
-from games.tribes.rules.state import State
-from games.tribes.tracker.facts import Key, Seating, View, board_view, default, player_view, row_view, shells_view
-from games.tribes.tracker.propose import TableRead, propose
+from games.errors import IllegalMoveError
 from tracker.evidence import Evidence
+from tracker.facts import Key, Seating, View
+from tracker.policy import TrackerPolicy
+
+State = Any
+Move = Any
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,13 @@ class Part:
     """A cached piece of a table view (one player's land and markers, the row, the board…) with the
     facts in which it differs from the best readings of the last evidence scored."""
 
-    __slots__ = ("_ev", "_mismatch", "owner", "sig", "view")
+    __slots__ = ("_ev", "_mismatch", "default", "owner", "sig", "view")
 
-    def __init__(self, owner: Hashable, view: View, sig: Hashable) -> None:
+    def __init__(self, owner: Hashable, view: View, sig: Hashable, default: Any) -> None:
         self.owner = owner
         self.view = view
         self.sig = sig
+        self.default = default
         self._ev: Evidence | None = None
         self._mismatch: list[tuple[Key, Any]] = []
 
@@ -59,6 +60,7 @@ class Part:
         if self._ev is not ev:
             out = []
             view = self.view
+            default = self.default
             for key, mode in facts:
                 v = view[key] if key in view else default(key)
                 if v != mode:
@@ -69,23 +71,18 @@ class Part:
 
 
 class ViewCache:
-    """Table views of states built from cached parts: a move changes one or two parts (a player's
-    land, the row), the rest are shared with the state before, so views and scores are cheap."""
+    """Table views of states built from cached parts (the game's :meth:`~tracker.policy.TrackerPolicy.
+    view_parts`): a move changes one or two parts (a player's land, the row), the rest are shared
+    with the state before, so views and scores are cheap."""
 
-    def __init__(self, seating: Seating, size: int = 2000) -> None:
+    def __init__(self, seating: Seating, policy: TrackerPolicy, size: int = 2000) -> None:
         self.seating = seating
+        self.policy = policy
+        self.default = policy.default
         self.size = size
         self._parts: dict[Hashable, tuple[tuple[object, ...], Part]] = {}
         self._states: dict[int, tuple[State, tuple[Part, ...]]] = {}
         self._owner_facts: tuple[Evidence, dict[Hashable, list[tuple[Key, Any]]]] | None = None
-
-    def _part(self, key: Hashable, objs: tuple[object, ...], owner: Hashable, make: Any, sig: Any) -> Part:
-        hit = self._parts.get(key)
-        if hit is not None and all(a is b for a, b in zip(hit[0], objs, strict=True)):  # type: ignore[call-overload]
-            return hit[1]
-        part = Part(owner, make(), sig())
-        self._parts[key] = (objs, part)
-        return part
 
     def parts(self, state: State) -> tuple[Part, ...]:
         """The parts of ``state``'s view."""
@@ -95,29 +92,19 @@ class ViewCache:
         if len(self._states) >= self.size:
             self._states.clear()
             self._parts.clear()
-        seats = self.seating.layout_seats
-        out = [
-            self._part(
-                ("p", g, id(p)),
-                (p,),
-                ("player", g),
-                lambda p=p, g=g: player_view(p, seats[g]),
-                lambda p=p: (frozenset(p.land.items()), p.tracks),
-            )
-            for g, p in enumerate(state.players)
-        ]
-        shells = shells_view(state, self.seating)
-        out.append(Part(("shells",), shells, tuple(shells.values())))
-        out.append(self._part(("r", id(state.row)), (state.row,), ("row",), lambda: row_view(state), lambda: state.row))
-        out.append(
-            self._part(
-                ("b", id(state.board), id(state.arrows)),
-                (state.board, state.arrows),
-                ("board",),
-                lambda: board_view(state),
-                lambda: (state.board, state.arrows),
-            )
-        )
+        out = []
+        for spec in self.policy.view_parts(state, self.seating):
+            if not spec.cache:
+                view = spec.make()
+                out.append(Part(spec.owner, view, spec.sig(), self.default))
+                continue
+            cached = self._parts.get(spec.key)
+            if cached is not None and all(a is b for a, b in zip(cached[0], spec.objs, strict=True)):
+                out.append(cached[1])
+                continue
+            part = Part(spec.owner, spec.make(), spec.sig(), self.default)
+            self._parts[spec.key] = (spec.objs, part)
+            out.append(part)
         parts = tuple(out)
         self._states[id(state)] = (state, parts)
         return parts
@@ -133,22 +120,10 @@ class ViewCache:
         """The evidence's best readings grouped by the part that predicts them."""
         if self._owner_facts is not None and self._owner_facts[0] is ev:
             return self._owner_facts[1]
-        by_colour = {c: g for g, c in enumerate(self.seating.colours)}
+        owner_of = self.policy.owner_of
         out: dict[Hashable, list[tuple[Key, Any]]] = {}
         for key, fe in ev.facts.items():
-            kind = key[0]
-            if kind in ("land", "members"):
-                g = self.seating.game_seat(key[1])
-                owner: Hashable = ("player", g) if g is not None else ("none",)
-            elif kind == "track":
-                g = by_colour.get(key[1])
-                owner = ("player", g) if g is not None else ("none",)
-            elif kind == "shells":
-                owner = ("shells",)
-            elif kind in ("slot", "filled", "slotshells"):
-                owner = ("row",)
-            else:
-                owner = ("board",)
+            owner = owner_of(key, self.seating)
             out.setdefault(owner, []).append((key, fe.mode))
         self._owner_facts = (ev, out)
         return out
@@ -161,9 +136,13 @@ class ViewCache:
             f = facts.get(part.owner)
             if f:
                 out.extend(part.mismatch(ev, f))
-        for key, mode in facts.get(("none",), ()):
-            if default(key) != mode:
-                out.append((key, default(key)))
+        owners = {part.owner for part in self.parts(state)}
+        default = self.default
+        for owner, owned in facts.items():
+            if owner not in owners:
+                for key, mode in owned:
+                    if default(key) != mode:
+                        out.append((key, default(key)))
         return out
 
     def signature(self, state: State) -> tuple[Hashable, ...]:
@@ -232,6 +211,8 @@ def relax(nodes: list[Node]) -> None:
     if not nodes or any(n.ok for n in nodes):
         return
     root_keys = {k for k, _ in nodes[0].disagreements}
+    policy = nodes[0].views.policy
+    kinds, most = policy.residual_kinds, policy.residual_max
     sound = [n for n in nodes if all(k in root_keys for k, _ in n.disagreements)]
     stuck = set(root_keys)
     for n in sound:
@@ -245,8 +226,8 @@ def relax(nodes: list[Node]) -> None:
         if (
             (n.moves or n.back)
             and len(n.disagreements) < limit
-            and len(n.disagreements) <= RESIDUAL_MAX
-            and all(k in stuck and k[0] in RESIDUAL_KINDS for k, _ in n.disagreements)
+            and len(n.disagreements) <= most
+            and all(k in stuck and k[0] in kinds for k, _ in n.disagreements)
             # a fact the node's own moves change is part of the move, not beside it: a move seen
             # only in part (one member of two down) is not a whole move with a piece knocked
             and all(pred.get(k) == root_pred.get(k) for k, _ in n.disagreements)
@@ -254,36 +235,17 @@ def relax(nodes: list[Node]) -> None:
             n.ok = True
 
 
-RESIDUAL_MAX = 2
-"""Most facts a move may leave unexplained (a knocked piece touches two hexes)."""
-
-RESIDUAL_KINDS = ("land", "members", "shells", "track", "slotshells", "stones")
-"""Kinds of fact that may be left unexplained: pieces that can be knocked or misread beside a move
-(shells on the row and stones on the board too: a misread count, or the stone of an achievement
-under way); the tiles of the row and the board are what moves are read from, never left over."""
-
-
-def _reads_outcome(node: Node) -> bool:
+def _reads_outcome(node: Node, policy: TrackerPolicy) -> bool:
     """The game waits for a chance outcome the table shows (a tile turned up above, an event laid in
     the row) and the table reads otherwise than predicted, if only weakly: a weak reading below
     ``disagree`` still says which outcome it was, so the outcomes are tried (they compete by
     deficit, and the tracker asks when they are too close)."""
-    return isinstance(node.state.pending, RevealPending | EventRevealPending) and bool(node.mismatch)
+    return policy.reads_outcome(node.state) and bool(node.mismatch)
 
 
 def state_key(state: State, views: ViewCache) -> Hashable:
     """What tells two reached states apart (the view plus what a camera cannot see)."""
-    return (
-        views.signature(state),
-        state.pending,
-        state.turn,
-        state.bag,
-        state.stacks,
-        tuple(p.vp for p in state.players),
-        tuple(p.supply for p in state.players),
-        state.done_events,
-        state.end_triggered,
-    )
+    return (views.signature(state), views.policy.hidden_key(state))
 
 
 def search(
@@ -296,8 +258,13 @@ def search(
 ) -> list[Node]:
     """Every node reached (the start itself first), scored; see the module docstring."""
     cfg = config or SearchConfig()
-    views = views or ViewCache(seating)
-    read = TableRead(evidence, seating)
+    if views is None:
+        from tracker.policy import default_policy
+
+        views = ViewCache(seating, default_policy())
+    policy = views.policy
+    rules = policy.rules
+    read = policy.table_read(evidence, seating)
 
     def make(state: State, moves: tuple[Move, ...]) -> Node:
         node = Node(state, moves, views, back=back)
@@ -314,16 +281,16 @@ def search(
             break
         children: list[Node] = []
         for node in frontier:
-            if node.state.is_over or (node.explains and not (node is root and _reads_outcome(node))):
+            if rules.is_over(node.state) or (node.explains and not (node is root and _reads_outcome(node, policy))):
                 continue
-            turns = sum(1 for m in node.moves if m.takes_slot)
-            for move in propose(node.state, read, cfg.prune):
-                if move.takes_slot and turns >= cfg.max_turns:
+            turns = sum(1 for m in node.moves if policy.starts_turn(m))
+            for move in policy.propose(node.state, read, cfg.prune):
+                if turns >= cfg.max_turns and policy.starts_turn(move):
                     continue
                 if len(nodes) + len(children) >= cfg.max_nodes:
                     break
                 try:
-                    nxt = apply(node.state, move)
+                    nxt = rules.apply(node.state, move)
                 except IllegalMoveError:
                     continue
                 child = make(nxt, (*node.moves, move))

@@ -39,40 +39,44 @@ from __future__ import annotations
 import time as _time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from itertools import islice
 from typing import Any
 
-from games.tribes.rules.checks import claim_or_none, intensity, movement_cost
-from games.tribes.rules.engine import apply
-from games.tribes.rules.errors import IllegalMoveError
-from games.tribes.rules.legal import legal_moves
-from games.tribes.rules.moves import Explore, Move, Movement, Offspring, Restore
-from games.tribes.rules.pending import RestorePending
-from games.tribes.rules.state import State
-from games.tribes.tracker.facts import (
-    Key,
-    Seating,
-    describe_key,
-    describe_value,
-    key_to_json,
-    observation_facts,
-    value_of,
-)
-from games.tribes.vision.observation import Observation
+from games.errors import IllegalMoveError
 from tracker.evidence import Evidence
+from tracker.facts import Key, Seating, value_of
+from tracker.policy import TrackerPolicy, default_policy
 from tracker.search import Node, SearchConfig, ViewCache, relax, search
 
-STATUS_KINDS: tuple[str, ...] = (
-    "idle",
-    "no_table",
-    "hand",
-    "settling",
-    "watching",
-    "changing",
-    "waiting",
-    "prompt",
-    "desync",
-)
+State = Any
+Move = Any
+Observation = Any
+
+
+class StatusKind(StrEnum):
+    """What the tracker is doing (a closed set; compares equal to its text)."""
+
+    IDLE = "idle"
+    NO_TABLE = "no_table"
+    HAND = "hand"
+    SETTLING = "settling"
+    WATCHING = "watching"
+    CHANGING = "changing"
+    WAITING = "waiting"
+    PROMPT = "prompt"
+    DESYNC = "desync"
+
+
+STATUS_KINDS: tuple[str, ...] = tuple(k.value for k in StatusKind)
+
+
+class ActionKind(StrEnum):
+    """What the tracker asks the caller to do to the game."""
+
+    COMMIT = "commit"
+    UNDO = "undo"
+    AMEND = "amend"
 
 
 @dataclass(frozen=True)
@@ -166,13 +170,14 @@ class FactDiff:
     seen: Any
     strength: float
 
-    def to_dict(self, names: Mapping[int, str] | None = None) -> dict[str, Any]:
-        """JSON data with words for people."""
+    def to_dict(self, names: Mapping[int, str] | None = None, policy: TrackerPolicy | None = None) -> dict[str, Any]:
+        """JSON data with words for people (the game's ``policy`` describes the fact)."""
+        pol = policy or default_policy()
         return {
-            "key": key_to_json(self.key),
-            "where": describe_key(self.key, names),
-            "expected": describe_value(self.key, self.expected),
-            "seen": describe_value(self.key, self.seen),
+            "key": pol.key_to_json(self.key),
+            "where": pol.describe_key(self.key, names),
+            "expected": pol.describe_value(self.key, self.expected),
+            "seen": pol.describe_value(self.key, self.seen),
             "strength": round(self.strength, 2),
         }
 
@@ -205,7 +210,7 @@ class Desync:
 class Status:
     """What the tracker is doing (for the page and logs)."""
 
-    kind: str
+    kind: StatusKind
     message: str
     time: float
     hand: bool = False
@@ -213,7 +218,7 @@ class Status:
     desync: Desync | None = None
     hidden: tuple[str, ...] = ()
 
-    def to_dict(self, names: Mapping[int, str] | None = None) -> dict[str, Any]:
+    def to_dict(self, names: Mapping[int, str] | None = None, policy: TrackerPolicy | None = None) -> dict[str, Any]:
         """JSON data (``names``: player names by layout seat, for describing facts)."""
         out: dict[str, Any] = {
             "kind": self.kind,
@@ -237,7 +242,7 @@ class Status:
                 "id": d.id,
                 "state_id": d.state_id,
                 "message": d.message,
-                "facts": [f.to_dict(names) for f in d.facts],
+                "facts": [f.to_dict(names, policy) for f in d.facts],
                 "closest": d.closest.to_dict(),
                 "options": [o.to_dict() for o in d.options],
                 "since": round(d.since, 3),
@@ -250,7 +255,7 @@ class Action:
     """What the caller should do to the game: undo ``back`` moves (one at a time, each only if the
     runtime allows it), then submit ``moves``. ``kind``: commit, undo or amend."""
 
-    kind: str
+    kind: ActionKind
     moves: tuple[Move, ...] = ()
     back: int = 0
 
@@ -275,10 +280,14 @@ class _Analysis:
 class Tracker:
     """See the module docstring. One instance per camera; not thread-safe (feed it from one thread)."""
 
-    def __init__(self, seating: Seating, config: TrackerConfig | None = None) -> None:
+    def __init__(
+        self, seating: Seating, config: TrackerConfig | None = None, policy: TrackerPolicy | None = None
+    ) -> None:
         self.seating = seating
         self.config = config or TrackerConfig()
-        self.views = ViewCache(seating)
+        self.policy = policy or default_policy()
+        self.rules = self.policy.rules
+        self.views = ViewCache(seating, self.policy)
         self._window: list[tuple[float, dict[Key, Any]]] = []
         self._window_hidden: list[tuple[str, ...]] = []
         self._analysis: _Analysis | None = None
@@ -296,7 +305,7 @@ class Tracker:
         self._desync: Desync | None = None
         self._ids = 0
         self._dismissed: set[Any] = set()
-        self.status = Status("idle", "no game yet", 0.0)
+        self.status = Status(StatusKind.IDLE, "no game yet", 0.0)
 
     # --- public ----------------------------------------------------------------------------------
     def update(self, obs: Observation, game: GameView | None) -> Update:
@@ -343,7 +352,9 @@ class Tracker:
         return Evidence.fuse((f for _, f in self._window), self.config.floor)
 
     # --- internals -------------------------------------------------------------------------------
-    def _status(self, kind: str, message: str, t: float, hand: bool = False, hidden: tuple[str, ...] = ()) -> Status:
+    def _status(
+        self, kind: StatusKind, message: str, t: float, hand: bool = False, hidden: tuple[str, ...] = ()
+    ) -> Status:
         return Status(kind, message, t, hand, self._prompt, self._desync, hidden)
 
     def _update(self, obs: Observation, game: GameView | None) -> Update:
@@ -351,16 +362,16 @@ class Tracker:
         t = obs.time
         if game is None:
             self.reset()
-            return Update(Status("idle", "no game yet: start one on the page", t))
+            return Update(Status(StatusKind.IDLE, "no game yet: start one on the page", t))
         self._drop_stale(game)
         if not obs.registered:
             self._end_window()
-            return Update(self._status("no_table", "the table is not in view (markers not found)", t))
+            return Update(self._status(StatusKind.NO_TABLE, "the table is not in view (markers not found)", t))
         if not obs.settled:
             self._end_window()
             msg = "hand in view" if obs.hand_in_view else "something is moving"
             return Update(self._status(self._kind_during_hand(), msg, t, hand=obs.hand_in_view))
-        facts = observation_facts(obs, self.seating.colours)
+        facts = self.policy.facts(obs, self.seating)
         if self._last_settled_time is not None and self._unexplained_since is not None:
             self._unexplained_settled += max(0.0, t - self._last_settled_time)
         self._last_settled_time = t
@@ -372,12 +383,12 @@ class Tracker:
         ev = self.evidence()
         return self._decide(ev, game, t, tuple(obs.hidden))
 
-    def _kind_during_hand(self) -> str:
+    def _kind_during_hand(self) -> StatusKind:
         if self._prompt:
-            return "prompt"
+            return StatusKind.PROMPT
         if self._desync:
-            return "desync"
-        return "hand"
+            return StatusKind.DESYNC
+        return StatusKind.HAND
 
     def _hidden(self) -> frozenset[str]:
         """Regions one of the last few frames could not see (in full)."""
@@ -447,7 +458,8 @@ class Tracker:
     def _decide(self, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]) -> Update:
         cfg = self.config
         view0 = self.views.view(game.state)
-        if all(value_of(view0, k) == fe.mode for k, fe in ev.facts.items()):
+        default = self.policy.default
+        if all(value_of(view0, k, default) == fe.mode for k, fe in ev.facts.items()):
             return self._invisible_choice(ev, game, t, hidden) or self._explained_root(t, hidden, game.state)
         self._quiet_since = None
         a = self._analyse(ev, game, need_back=False)
@@ -492,17 +504,22 @@ class Tracker:
         ]
         if rivals:
             return self._ambiguous(best, rivals, ev, game, t, hidden)
-        split = _split_unclear(best, game.states[-1 - best.back])
+        split = self.policy.split_unclear(game.states[-1 - best.back], best.moves)
         if split == 0 or (split > 0 and best.back):
             done = self._seen_complete(game) if not best.back else ()
             if done and len(self._window) < cfg.min_frames:
-                return Update(self._status("settling", f"seen: {Option(tuple(best.moves)).label}", t, hidden=hidden))
+                return Update(
+                    self._status(StatusKind.SETTLING, f"seen: {Option(tuple(best.moves)).label}", t, hidden=hidden)
+                )
             if done:
                 # the table showed this move on its own, and since then more turns: that settles
                 # where the first player's move ended
                 self._seen_stable = None
                 label = Option(done).label
-                return Update(self._status("settling", f"committed: {label}", t, hidden=hidden), Action("commit", done))
+                return Update(
+                    self._status(StatusKind.SETTLING, f"committed: {label}", t, hidden=hidden),
+                    Action(ActionKind.COMMIT, done),
+                )
             why = "several moves of one player happened too quickly to tell apart: is this right?"
             # more frames of the same table cannot settle this: ask at once
             return self._ambiguous(best, [], ev, game, t, hidden, force=True, reason=why)
@@ -517,23 +534,23 @@ class Tracker:
             self._candidate = (decision, t - carried)
         first_seen = self._candidate[1]
         option = Option(tuple(best.moves), best.back, best.deficit)
-        hidden_land = _unverified_land(
-            best, game.states[-1 - best.back], ev, self.seating, self._hidden(), self._recent_reads()
+        hidden_land = self.policy.unverified(
+            game.states[-1 - best.back], best.moves, best.state, ev, self.seating, self._hidden(), self._recent_reads()
         )
         if hidden_land:
-            names = _names(game, self.seating)
-            who = ", ".join(f"{names.get(ls, ls)}'s land" for ls in hidden_land)
+            names = _names(game, self.seating, self.rules)
+            who = ", ".join(self.policy.describe_region(r, names) for r in hidden_land)
             if self._prompt and [(o.back, o.moves) for o in self._prompt.options] == [decision]:
-                return Update(self._status("prompt", self._prompt.reason, t, hidden=hidden))
+                return Update(self._status(StatusKind.PROMPT, self._prompt.reason, t, hidden=hidden))
             if t - first_seen < cfg.hidden_prompt_after:
                 return Update(
-                    self._status("waiting", f"waiting for a view of {who}: {option.label}?", t, hidden=hidden)
+                    self._status(StatusKind.WAITING, f"waiting for a view of {who}: {option.label}?", t, hidden=hidden)
                 )
             return self._ambiguous(best, [], ev, game, t, hidden, force=True)
         if len(self._window) < cfg.min_frames or t - first_seen < cfg.stable_s:
-            return Update(self._status("settling", f"seen: {option.label}", t, hidden=hidden))
+            return Update(self._status(StatusKind.SETTLING, f"seen: {option.label}", t, hidden=hidden))
         self._seen_stable = (game.state_id, decision, t - first_seen)
-        if split < 0 and t - first_seen < cfg.extendable_s and _extendable(best, game.states[-1 - best.back]):
+        if split < 0 and t - first_seen < cfg.extendable_s and self._extendable(best, game.states[-1 - best.back]):
             if best.back == 0 and len(best.moves) > 1:
                 # the moves before the last are finished (someone moved on): commit them now, and
                 # keep waiting for the last one, which may still grow
@@ -541,22 +558,31 @@ class Tracker:
                 self._prompt = None
                 done = Option(tuple(best.moves[:-1]))
                 return Update(
-                    self._status("settling", f"committed: {done.label}", t, hidden=hidden),
-                    Action("commit", tuple(best.moves[:-1])),
+                    self._status(StatusKind.SETTLING, f"committed: {done.label}", t, hidden=hidden),
+                    Action(ActionKind.COMMIT, tuple(best.moves[:-1])),
                 )
-            return Update(self._status("settling", f"seen: {option.label} (the move may go on)", t, hidden=hidden))
+            return Update(
+                self._status(StatusKind.SETTLING, f"seen: {option.label} (the move may go on)", t, hidden=hidden)
+            )
         # commit
         self._candidate = None
         self._prompt = None
         if best.back:
             if not game.allows(best.back, bool(best.moves)):
                 return self._takeback_refused(best, ev, game, t, hidden)
-            kind = "amend" if best.moves else "undo"
+            kind = ActionKind.AMEND if best.moves else ActionKind.UNDO
             # undo one move at a time: the next observation re-checks the rest
             if best.back > 1:
-                return Update(self._status("settling", f"taking back: {option.label}", t), Action("undo", (), 1))
-            return Update(self._status("watching", f"{kind}: {option.label}", t), Action(kind, tuple(best.moves), 1))
-        return Update(self._status("watching", f"committed: {option.label}", t), Action("commit", tuple(best.moves)))
+                return Update(
+                    self._status(StatusKind.SETTLING, f"taking back: {option.label}", t), Action(ActionKind.UNDO, (), 1)
+                )
+            return Update(
+                self._status(StatusKind.WATCHING, f"{kind}: {option.label}", t), Action(kind, tuple(best.moves), 1)
+            )
+        return Update(
+            self._status(StatusKind.WATCHING, f"committed: {option.label}", t),
+            Action(ActionKind.COMMIT, tuple(best.moves)),
+        )
 
     def _flag_residual(
         self, update: Update, best: Node, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]
@@ -568,11 +594,14 @@ class Tracker:
         action, if any, is still carried out: the moves explain the rest of the table)."""
         if not best.disagreements or self._unexplained_settled < self.config.desync_after:
             return update
-        if update.status.kind in ("prompt", "desync"):
+        if update.status.kind in (StatusKind.PROMPT, StatusKind.DESYNC):
             return update  # already a question to the user (with its options)
-        names = _names(game, self.seating)
-        facts = tuple(FactDiff(k, value_of(best.view, k), ev.facts[k].mode, d) for k, d in best.disagreements[:8])
-        where = "; ".join(f"{describe_key(f.key, names)}: {describe_value(f.key, f.seen)}" for f in facts[:3])
+        names = _names(game, self.seating, self.rules)
+        facts = tuple(
+            FactDiff(k, value_of(best.view, k, self.policy.default), ev.facts[k].mode, d)
+            for k, d in best.disagreements[:8]
+        )
+        where = self._where(facts, names)
         msg = f"the table and the game disagree: {where} (a piece knocked over, or misread?)"
         prev = self._desync or self._left_over
         keep = prev is not None and {f.key for f in prev.facts} == {f.key for f in facts}
@@ -580,7 +609,7 @@ class Tracker:
         since = prev.since if prev is not None and keep else t
         self._desync = Desync(did, game.state_id, facts, Option(tuple(best.moves), best.back), (), msg, since)
         self._left_over = self._desync
-        return Update(self._status("desync", msg, t, hidden=hidden), update.action)
+        return Update(self._status(StatusKind.DESYNC, msg, t, hidden=hidden), update.action)
 
     def _invisible_choice(self, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]) -> Update | None:
         """The table matches the record, which waits for a player's answer to an event that no
@@ -592,13 +621,13 @@ class Tracker:
         state = game.state
         if self._quiet_since is None or self._quiet_since[0] != game.state_id:
             self._quiet_since = (game.state_id, t)
-        if state.pending.kind != "event" or len(self._window) < cfg.min_frames:
+        if not self.policy.invisible_answer(state) or len(self._window) < cfg.min_frames:
             return None
         view0 = self.views.view(state)
         after: list[Node] = []
-        for m in islice(legal_moves(state), 2 * cfg.max_options):
+        for m in islice(self.rules.legal_moves(state), 2 * cfg.max_options):
             try:
-                nxt = apply(state, m)
+                nxt = self.rules.apply(state, m)
             except IllegalMoveError:
                 continue
             if self.views.view(nxt) != view0:
@@ -606,14 +635,16 @@ class Tracker:
             after.append(Node(nxt, (m,), self.views))
         if not after:
             return None
-        wait = cfg.prompt_after if all(n.state.is_over for n in after) else cfg.hidden_prompt_after
+        wait = cfg.prompt_after if all(self.rules.is_over(n.state) for n in after) else cfg.hidden_prompt_after
         if t - self._quiet_since[1] < wait:
             return None
         if len(after) == 1:
             self._quiet_since = None
             label = Option(after[0].moves).label
-            return Update(self._status("watching", f"committed: {label}", t), Action("commit", after[0].moves))
-        who = _names(game, self.seating).get(self.seating.layout_seats[state.pending.seat], "a player")
+            return Update(
+                self._status(StatusKind.WATCHING, f"committed: {label}", t), Action(ActionKind.COMMIT, after[0].moves)
+            )
+        who = _names(game, self.seating, self.rules).get(self.seating.layout_seats[self.rules.actor(state)], "a player")
         why = f"{who} answers an event in a way the table does not show: which option?"
         return self._ambiguous(after[0], after[1:], ev, game, t, hidden, force=True, reason=why)
 
@@ -625,22 +656,29 @@ class Tracker:
         self._ambiguous_since = None
         self._prompt = None
         if len(self._window) < self.config.min_frames:
-            return Update(self._status("settling", "the table matches the game", t, hidden=hidden))
+            return Update(self._status(StatusKind.SETTLING, "the table matches the game", t, hidden=hidden))
         recent = self._recent_reads()
-        lands = [r for r in hidden if r.startswith("land:") and not self._land_read(r, state, recent)]
+        lands = self.policy.watched_regions(hidden, state, recent, self.seating)
         if lands:
             # nothing disagrees where the camera can see, but a move may be going on where it cannot
             who = ", ".join(r for r in lands)
             msg = f"the table matches the game where the camera can see it; hidden: {who}"
-            return Update(self._status("waiting", msg, t, hidden=hidden))
-        return Update(self._status("watching", "the table matches the game", t, hidden=hidden))
+            return Update(self._status(StatusKind.WAITING, msg, t, hidden=hidden))
+        return Update(self._status(StatusKind.WATCHING, "the table matches the game", t, hidden=hidden))
 
-    def _land_read(self, region: str, state: State, recent: set[Key]) -> bool:
-        """True when the hidden ``region`` is a land whose every tile is among the ``recent`` reads
-        (only empty hexes around it are out of view)."""
-        ls = int(region[5:]) if region[5:].isdigit() else -1
-        g = self.seating.game_seat(ls)
-        return g is not None and _tiles_read(recent, ls, state, state, g)
+    def _where(self, facts: Sequence[FactDiff], names: Mapping[int, str]) -> str:
+        pol = self.policy
+        return "; ".join(f"{pol.describe_key(f.key, names)}: {pol.describe_value(f.key, f.seen)}" for f in facts[:3])
+
+    def _extendable(self, node: Node, start: State) -> bool:
+        """True when the node's last move could still be growing on the table (the game's policy
+        says which), so committing it should wait a little longer."""
+        if not node.moves:
+            return False
+        before = start
+        for m in node.moves[:-1]:
+            before = self.rules.apply(before, m)
+        return self.policy.extendable(before, node.moves[-1])
 
     def _recent_reads(self) -> set[Key]:
         """The facts the last few frames read (those :meth:`_hidden` looks at)."""
@@ -667,21 +705,26 @@ class Tracker:
         since = self._ambiguous_since[1]
         unseen = _unseen_differences(group, ev)
         if self._prompt and tuple((o.back, o.moves) for o in self._prompt.options) == key:
-            return Update(self._status("prompt", self._prompt.reason, t, hidden=hidden))
+            return Update(self._status(StatusKind.PROMPT, self._prompt.reason, t, hidden=hidden))
         if (game.state_id, key) in self._dismissed:
-            return Update(self._status("watching", "a prompt was dismissed: waiting for the table to change", t))
+            return Update(
+                self._status(StatusKind.WATCHING, "a prompt was dismissed: waiting for the table to change", t)
+            )
         if unseen and t - since < cfg.hidden_prompt_after and not force:
-            where = sorted({describe_key(k, _names(game, self.seating)) for k in unseen})[:3]
-            return Update(self._status("waiting", f"waiting for a view of {', '.join(where)}", t, hidden=hidden))
+            names = _names(game, self.seating, self.rules)
+            where = sorted({self.policy.describe_key(k, names) for k in unseen})[:3]
+            return Update(
+                self._status(StatusKind.WAITING, f"waiting for a view of {', '.join(where)}", t, hidden=hidden)
+            )
         if (t - since < cfg.prompt_after or len(self._window) < cfg.min_frames) and not force:
-            return Update(self._status("settling", f"{len(options)} moves fit the table", t, hidden=hidden))
+            return Update(self._status(StatusKind.SETTLING, f"{len(options)} moves fit the table", t, hidden=hidden))
         reason = reason or (
             "part of the table stays hidden: which move was it?"
             if unseen or force
             else "the camera cannot tell these moves apart: which one was it?"
         )
         self._prompt = Prompt(self._next_id(), game.state_id, options, reason)
-        return Update(self._status("prompt", reason, t, hidden=hidden))
+        return Update(self._status(StatusKind.PROMPT, reason, t, hidden=hidden))
 
     def _unexplained(self, a: _Analysis, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]) -> Update:
         cfg = self.config
@@ -701,22 +744,28 @@ class Tracker:
             # the table shows the next turn under way beyond a move seen complete: that one is done
             self._seen_stable = None
             label = Option(done).label
-            return Update(self._status("settling", f"committed: {label}", t, hidden=hidden), Action("commit", done))
-        lands = sorted(r for r in self._hidden() if r.startswith("land:"))
+            return Update(
+                self._status(StatusKind.SETTLING, f"committed: {label}", t, hidden=hidden),
+                Action(ActionKind.COMMIT, done),
+            )
+        lands = sorted(self.policy.watched_regions(self._hidden(), None, set(), self.seating))
         if lands and self._desync is None:
-            names = _names(game, self.seating)
-            who = ", ".join(f"{names.get(int(r[5:]), r)}'s land" for r in lands if r[5:].isdigit())
+            names = _names(game, self.seating, self.rules)
+            who = ", ".join(self.policy.describe_region(r, names) for r in lands)
             msg = f"the table changed where the camera cannot see all of it ({who}): enter the move on the page"
-            return Update(self._status("waiting", msg, t, hidden=hidden))
+            return Update(self._status(StatusKind.WAITING, msg, t, hidden=hidden))
         if self._desync is None and self._unexplained_settled < cfg.desync_after:
             msg = "the table is changing: waiting for a complete move"
-            return Update(self._status("changing", msg, t, hidden=hidden))
-        facts = tuple(FactDiff(k, value_of(closest.view, k), ev.facts[k].mode, d) for k, d in closest.disagreements[:8])
+            return Update(self._status(StatusKind.CHANGING, msg, t, hidden=hidden))
+        facts = tuple(
+            FactDiff(k, value_of(closest.view, k, self.policy.default), ev.facts[k].mode, d)
+            for k, d in closest.disagreements[:8]
+        )
         fixes = tuple(
             Option(tuple(n.moves), n.back, n.deficit) for n in everything[: cfg.max_options] if n.moves or n.back
         )
-        names = _names(game, self.seating)
-        where = "; ".join(f"{describe_key(f.key, names)}: {describe_value(f.key, f.seen)}" for f in facts[:3])
+        names = _names(game, self.seating, self.rules)
+        where = self._where(facts, names)
         msg = f"the table and the game disagree: {where}"
         if closest.moves or closest.back:
             msg += f" (closest legal move: {Option(tuple(closest.moves), closest.back).label})"
@@ -725,7 +774,7 @@ class Tracker:
         since = prev.since if prev else t
         near = Option(tuple(closest.moves), closest.back)
         self._desync = Desync(keep_id, game.state_id, facts, near, fixes, msg, since)
-        return Update(self._status("desync", msg, t, hidden=hidden))
+        return Update(self._status(StatusKind.DESYNC, msg, t, hidden=hidden))
 
     def _seen_complete(self, game: GameView) -> tuple[Move, ...]:
         """The moves last seen as the stable explanation of the table from the current record (only
@@ -738,8 +787,9 @@ class Tracker:
             return ()
         state = game.state
         for m in moves[:-1]:
-            state = apply(state, m)
-        return moves if apply(state, moves[-1]).turn != state.turn else ()
+            state = self.rules.apply(state, m)
+        turn_of = self.policy.turn_of
+        return moves if turn_of(self.rules.apply(state, moves[-1])) != turn_of(state) else ()
 
     def _finished_before(self, closest: Node, game: GameView) -> tuple[Move, ...]:
         """The moves of :meth:`_seen_complete`, when the closest explanation of the table now is those
@@ -765,10 +815,11 @@ class Tracker:
         last = game.moves[-best.back] if best.back <= len(game.moves) else None
         option = Option(tuple(best.moves), best.back, best.deficit)
         view0 = self.views.view(game.state)
+        default = self.policy.default
         facts = tuple(
             FactDiff(k, v, ev.facts[k].mode, d)
-            for k, d in ev.disagreements(view0, self.config.disagree)[:8]
-            for v in [value_of(view0, k)]
+            for k, d in ev.disagreements(view0, self.config.disagree, default)[:8]
+            for v in [value_of(view0, k, default)]
         )
         if best.moves:
             msg = f"the table shows a different move than the record ({option.label}): undo is not allowed now"
@@ -781,11 +832,11 @@ class Tracker:
         prev = self._desync
         did = prev.id if prev and prev.closest == option and prev.options == options else self._next_id()
         self._desync = Desync(did, game.state_id, facts, option, options, msg, prev.since if prev else t)
-        return Update(self._status("desync", msg, t, hidden=hidden))
+        return Update(self._status(StatusKind.DESYNC, msg, t, hidden=hidden))
 
 
-def _names(game: GameView, seating: Seating) -> dict[int, str]:
-    names = game.names or tuple(p.name for p in game.state.players)
+def _names(game: GameView, seating: Seating, rules: Any) -> dict[int, str]:
+    names = game.names or tuple(s.name for s in rules.seats(game.state))
     return {seating.layout_seats[g]: n for g, n in enumerate(names)}
 
 
@@ -799,47 +850,6 @@ def _extends(longer: Node, shorter: Node) -> bool:
     )
 
 
-def _extendable(node: Node, start: State) -> bool:
-    """True when the node's last move could still be growing on the table, so committing it should
-    wait a little longer: a Movement with steps left, a relocation or restore short of its maximum,
-    or any choice of a tile showing a hand (R-TURN-4) whose visible part so far — the tile moved to
-    the end of the row — is also the start of an achievement."""
-    if not node.moves:
-        return False
-    before = start
-    for m in node.moves[:-1]:
-        before = apply(before, m)
-    last = node.moves[-1]
-    seat = before.pending.seat
-    row_only = isinstance(last, Explore) or (
-        isinstance(last, Movement | Offspring) and not (getattr(last, "place", ()) or _members_of(last))
-    )
-    if row_only:
-        tile = before.row[last.slot - 1]  # type: ignore[attr-defined]
-        if not tile.event and before.profile.action_tile(tile.tile).hand and _may_claim(before, seat):
-            return True
-    if isinstance(last, Movement):
-        k = intensity(before, seat, "movement")
-        used = movement_cost(before.players[seat], last.delta) if last.delta else 0
-        return 0 <= used < k and before.players[seat].members_on_map > 0
-    if isinstance(last, Offspring) and not last.place:
-        k = intensity(before, seat, "offspring")
-        return sum(n for _, n in last.relocate if n > 0) < k
-    if isinstance(last, Restore) and isinstance(before.pending, RestorePending):
-        return len(last.hexes) < before.pending.count
-    return False
-
-
-def _may_claim(state: State, seat: int) -> bool:
-    """True when ``seat`` could claim some achievement now (R-ACH): only then may a tile showing a
-    hand, moved to the end of the row, still become an achievement rather than its action."""
-    return any(
-        claim_or_none(state, seat, era, col) is not None
-        for era, tiles in enumerate(state.board, start=1)
-        for col in range(len(tiles))
-    )
-
-
 def _prefix(node: Node, n: int) -> Node:
     """The node for the first ``n`` moves of ``node``'s chain (scored as the whole: it is committed
     only because the whole chain explains the table)."""
@@ -848,67 +858,13 @@ def _prefix(node: Node, n: int) -> Node:
     )
 
 
-def _members_of(m: Move) -> object:
-    return getattr(m, "relocate", ()) or getattr(m, "delta", ())
-
-
-def _split_unclear(node: Node, start: State) -> int:
-    """Where the chain stops being certain: the index of the first of two moves that both change one
-    player's members (the table shows only the sum, and other splits between the two may be legal
-    too), or -1 when there is no such pair."""
-    first: dict[int, int] = {}
-    before = start
-    for i, m in enumerate(node.moves):
-        seat = before.pending.seat
-        if m.kind in ("off", "mov", "lose", "gain"):  # even an empty one may hide part of the other's change
-            if seat in first:
-                return first[seat]
-            first[seat] = i
-        before = apply(before, m)
-    return -1
-
-
-def _unverified_land(
-    node: Node,
-    start: State,
-    ev: Evidence,
-    seating: Seating,
-    hidden: frozenset[str] = frozenset(),
-    recent: set[Key] | None = None,
-) -> list[int]:
-    """Layout seats whose land the node's moves act on but which the window did not read in full (a
-    land hidden, or a tile of it out of view): the move cannot be checked there, so it is not
-    committed. A land whose tiles (before and after the moves) were all read is checked in full even
-    if empty hexes around it are out of view: members stand only on tiles, and a tile laid out of
-    view leaves the draw unexplained."""
-    seen = {k[1] for k in ev.facts if k[0] in ("land", "members")}
-    part = {int(r.split(":")[1]) for r in hidden if r.startswith("land:") and r.split(":")[1].isdigit()}
-    out = []
-    before = start
-    for m in node.moves:
-        seat = before.pending.seat
-        if not m.chance or m.kind == "draw":
-            ls = seating.layout_seats[seat]
-            acts = m.kind not in ("evt", "exp") and ls not in out
-            if acts and (ls not in seen or (ls in part and not _tiles_read(recent, ls, before, node.state, seat))):
-                out.append(ls)
-        before = apply(before, m)
-    return out
-
-
-def _tiles_read(read: set[Key], ls: int, before: State, after: State, seat: int) -> bool:
-    """True when the members on every tile of game seat ``seat`` (layout seat ``ls``) in both states
-    are among the facts ``read``."""
-    tiles = set(before.players[seat].land) | set(after.players[seat].land)
-    return all(("members", ls, h) in read for h in tiles)
-
-
 def _unseen_differences(nodes: list[Node], ev: Evidence) -> set[Key]:
     """Facts on which the nodes' tables differ and which no frame of the window read."""
     keys: set[Key] = set()
     base = nodes[0].view
+    default = nodes[0].views.default
     for n in nodes[1:]:
         for k in set(base) | set(n.view):
-            if value_of(base, k) != value_of(n.view, k) and not ev.observed(k):
+            if value_of(base, k, default) != value_of(n.view, k, default) and not ev.observed(k):
                 keys.add(k)
     return keys

@@ -25,7 +25,7 @@ FPS = 10.0
 
 def view_of(state: State) -> View:
     """The table of ``state`` (players at layout seats 0..n-1)."""
-    return table_view(state, Seating.of(state))
+    return table_view(state, Seating.of(state.players))
 
 
 def with_members(view: View, seat: int, hex_: Hex, colour: str, n: int) -> View:

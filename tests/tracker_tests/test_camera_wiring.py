@@ -249,7 +249,7 @@ def test_an_exhausted_tile_is_read_by_its_back() -> None:
     game = simulate(2, 1, "greedy")
     i = next(k for k, m in enumerate(game.moves) if isinstance(m, Achieve) and m.jokers)
     state = game.states[i + 1]
-    view = table_view(state, Seating.of(state))
+    view = table_view(state, Seating.of(state.players))
     g = game.states[i].to_move
     h = game.moves[i].jokers[0]
     tile = state.players[g].land[h]
@@ -302,7 +302,7 @@ def test_no_setup_is_read_off_exhausted_starting_tiles() -> None:
 
     game = simulate(2, 1, "greedy")
     start, setup = game.states[0], game.states[1]
-    seating = Seating.of(setup)
+    seating = Seating.of(setup.players)
     view = dict(table_view(setup, seating))
     exhausted = {k: (None, True) for k, v in view.items() if k[0] == "land" and v is not None}
     assert exhausted

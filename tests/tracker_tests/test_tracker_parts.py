@@ -40,7 +40,7 @@ def test_predicted_table_equals_the_renderers_ground_truth() -> None:
     layout = default_layout()
     renderer = Renderer(layout, builtin_pack("bold"), seed=1)
     camera = Camera.framing(layout, width=1280, height=720, tilt=15, azimuth=30, margin=0.12)
-    seating = Seating.of(game.state)
+    seating = Seating.of(game.state.players)
     for state in game.states[1 :: len(game.states) // 12]:
         facts = observation_facts(observation_from_truth(renderer.truth_of(state, camera)), seating.colours)
         view = table_view(state, seating)
@@ -64,7 +64,7 @@ def test_first_takes_reads_the_taken_slot_from_the_row() -> None:
     the last slot, whose take leaves the order as it is)."""
     game = simulate(3, 2, "greedy")
     i = find(game, lambda s, m: isinstance(m, Offspring | Movement) and m.slot > 1 and m.slot < len(s.row))
-    seating = Seating.of(game.state)
+    seating = Seating.of(game.state.players)
     read = TableRead(Evidence.fuse([observation_facts(observation_of_view(view_of(game.states[i + 1])))]), seating)
     assert first_takes(game.states[i], read) == {game.moves[i].slot, len(game.states[i].row)}
     assert game.moves[i] in propose(game.states[i], read)

@@ -19,7 +19,7 @@ key                                     value
 ``("arrow", colour)``                   None or ``((era, col), (era, col))``
 ======================================  ===========================================================
 
-``seat`` is always the **layout seat** (where the player sits); :class:`Seating` maps the game's seats
+``seat`` is always the **layout seat** (where the player sits); :class:`tracker.facts.Seating` maps the game's seats
 (rules order) to layout seats and colours. A key that a view does not list has the default value of
 its kind (an unlisted hex is empty, an unlisted slot is empty…), so a view lists only what lies on
 the table plus the empty hexes next to each land.
@@ -27,17 +27,15 @@ the table plus the empty hexes next to each land.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.tribes.rules.hexgrid import Hex, format_hex, frontier
 from games.tribes.rules.profile import TRACKS
 from games.tribes.rules.state import Player, State
 from games.tribes.vision.observation import Observation
-
-Key = tuple[Any, ...]
-View = dict[Key, Any]
+from tracker.facts import Key, Reading, Seating, View
+from tracker.facts import value_of as generic_value_of
 
 _DEFAULTS: dict[str, Any] = {
     "land": None,
@@ -63,36 +61,7 @@ def default(key: Key) -> Any:
 
 def value_of(view: Mapping[Key, Any], key: Key) -> Any:
     """The value of ``key`` in ``view`` (its default when not listed)."""
-    v = view.get(key, _MISSING)
-    return _DEFAULTS[key[0]] if v is _MISSING else v
-
-
-_MISSING = object()
-
-
-@dataclass(frozen=True)
-class Seating:
-    """Where the game's players sit: ``layout_seats[g]`` is the layout seat of game seat ``g`` and
-    ``colours[g]`` its piece colour (from the game settings)."""
-
-    layout_seats: tuple[int, ...]
-    colours: tuple[str, ...]
-
-    @staticmethod
-    def of(state: State, layout_seats: Sequence[int] | None = None) -> Seating:
-        """Players at layout seats ``layout_seats`` (default: player *i* at seat *i*)."""
-        n = state.n
-        seats = tuple(layout_seats) if layout_seats is not None else tuple(range(n))
-        if len(seats) != n or len(set(seats)) != n or any(s < 0 for s in seats):
-            raise ValueError(f"seats: {n} players need {n} different layout seats, got {list(seats)}")
-        return Seating(seats, tuple(p.colour for p in state.players))
-
-    def game_seat(self, layout_seat: int) -> int | None:
-        """The game seat sitting at ``layout_seat`` (None: nobody)."""
-        try:
-            return self.layout_seats.index(layout_seat)
-        except ValueError:
-            return None
+    return generic_value_of(view, key, default)
 
 
 def table_view(state: State, seating: Seating) -> View:
@@ -163,10 +132,6 @@ def board_view(state: State) -> View:
             view[("face", e, c)] = bt.tile is not None
             view[("stones", e, c)] = tuple(colours[s] for s in bt.stones)
     return view
-
-
-Reading = tuple[Any, float]
-"""A fact as read: ``(value, confidence)``."""
 
 
 def observation_facts(obs: Observation, colours: Iterable[str] = ()) -> dict[Key, Reading]:

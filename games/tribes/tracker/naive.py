@@ -58,9 +58,10 @@ from tracker.tracker import Action, Desync, GameView, Option, Status, TrackerCon
 class NaiveTracker:
     """See the module docstring."""
 
-    def __init__(self, seating: Seating, config: TrackerConfig | None = None) -> None:
+    def __init__(self, seating: Seating, config: TrackerConfig | None = None, policy: Any = None) -> None:
         self.seating = seating
         self.config = config or TrackerConfig()
+        self.policy = policy
         self._read_since_hand = False
         self._desync: Desync | None = None
         self.status = Status("idle", "no game yet", 0.0)
