@@ -83,7 +83,7 @@ def chance_outcomes(state: State) -> list[tuple[Move, float]]:
         prof = state.profile
         total = sum(state.bag)
         n = pend.count
-        out = []
+        out: list[tuple[Move, float]] = []
         for counts in product(*(range(min(k, n) + 1) for k in state.bag)):
             if sum(counts) != n:
                 continue

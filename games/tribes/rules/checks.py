@@ -5,6 +5,7 @@ needs or a :class:`Reason` naming the clause that forbids it, so the two can nev
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.tribes.rules.hexgrid import Hex, distances_within
@@ -70,7 +71,7 @@ class Claim:
 def occupied_fresh(state: State, seat: int) -> dict[str, list[Hex]]:
     """The player's unexhausted tiles holding a member, by resource (cached on the state)."""
     key = ("occ", seat)
-    out = state._cache.get(key)
+    out: dict[str, list[Hex]] | None = state._cache.get(key)
     if out is None:
         out = {}
         for h, t in state.players[seat].land.items():
@@ -236,7 +237,7 @@ def stat_value(state: State, seat: int, stat: str) -> int:
     return p.track(stat)
 
 
-_CMP = {
+_CMP: dict[str, Callable[[int, int], bool]] = {
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
     "==": lambda a, b: a == b,

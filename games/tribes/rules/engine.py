@@ -12,8 +12,9 @@ Choices the rulebook leaves open are documented in docs/rules-notes.md; each is 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
+from typing import Any
 
 from games.tribes.rules.checks import (
     Claim,
@@ -158,7 +159,7 @@ def _illegal(state: State, move: Move, reason: Reason) -> IllegalMoveError:
 
 def apply(state: State, move: Move) -> State:
     """The state after ``move``; raises :class:`IllegalMoveError` (a ValueError) if it breaks a rule."""
-    handler = _HANDLERS.get((state.pending.kind, type(move)))
+    handler: Callable[[State, Any], State] | None = _HANDLERS.get((state.pending.kind, type(move)))
     if handler is None:
         raise _illegal(state, move, _wrong_kind(state, move))
     return handler(state, move)
@@ -252,7 +253,7 @@ def _end_turn(state: State, seat: int = -1, player: Player | None = None, **chan
     """Finish a turn in one step: put ``player`` at ``seat`` and apply ``changes``, collect the shells of
     the taken tile (R-TURN-3), then pass the turn, or end the game (R-END-2)."""
     owner = state.to_move
-    collect = changes.pop("turn_shells", state.turn_shells)
+    collect = int(changes.pop("turn_shells", state.turn_shells))  # type: ignore[call-overload]
     players = state.players
     if player is not None or collect:
         plist = list(players)
@@ -260,7 +261,7 @@ def _end_turn(state: State, seat: int = -1, player: Player | None = None, **chan
             plist[seat] = player
         if collect:
             q = plist[owner]
-            plist[owner] = _player(q, shells=q.shells + collect)  # type: ignore[arg-type]
+            plist[owner] = _player(q, shells=q.shells + collect)
         players = tuple(plist)
     if changes.get("end_triggered", state.end_triggered) and owner == state.n - 1:
         return state.replace(players=players, turn_shells=0, pending=GameOverPending(owner), **changes)
@@ -362,9 +363,8 @@ def _take(state: State, move: Move, slot: int) -> tuple[tuple[RowTile, ...], Pla
     return tuple(row), p, tile
 
 
-def _tile_name(name: object) -> str:
-    assert isinstance(name, dict) or hasattr(name, "get")
-    return "'" + (name.get("en") or next(iter(name.values()))) + "'"  # type: ignore[union-attr]
+def _tile_name(name: Mapping[str, str]) -> str:
+    return "'" + (name.get("en") or next(iter(name.values()))) + "'"
 
 
 def _offspring(state: State, move: Offspring) -> State:
@@ -864,7 +864,7 @@ def _answer_reason(state: State, seat: int, eff: Effect, hexes: tuple[Hex, ...])
     return Reason("R-EVT-1", f"turn back {plural(min(eff.amount, tired), 'different exhausted tile')}")
 
 
-_HANDLERS = {
+_HANDLERS: dict[tuple[str, type], Callable[[State, Any], State]] = {
     ("setup", Setup): _setup,
     ("first_member", PlaceFirst): _place_first,
     ("choose", Offspring): _offspring,

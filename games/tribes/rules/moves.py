@@ -67,7 +67,7 @@ def pair_delta(delta: Delta, dist: Callable[[Hex, Hex], int] = distance) -> tupl
         return 0, []
     cost = [[dist(a, b) for b in sinks] for a in sources]
     if k <= 4:  # few members move in a turn: try every assignment, lexicographic order
-        best_total, best_perm = -1, ()
+        best_total, best_perm = -1, tuple[int, ...]()
         for perm in permutations(range(k)):
             total = 0
             for i, j in enumerate(perm):

@@ -46,7 +46,7 @@ class Policy(Protocol):
 def claims(state: State, seat: int) -> list[Claim]:
     """Every achievement the player could claim now (ignoring which hand tile they take)."""
     key = ("claims", seat)
-    out = state._cache.get(key)
+    out: list[Claim] | None = state._cache.get(key)
     if out is None:
         out = []
         if state.stones_used(seat) < state.profile.stones_per_player:

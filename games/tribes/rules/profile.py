@@ -191,15 +191,18 @@ class BoxProfile:
 
     def achievement(self, ach_id: str) -> Achievement:
         """The achievement with this id; KeyError if none."""
-        return self._ach[ach_id]  # type: ignore[attr-defined]
+        table: dict[str, Achievement] = self._ach  # type: ignore[attr-defined]
+        return table[ach_id]
 
     def event(self, event_id: str) -> Event:
         """The event with this id; KeyError if none."""
-        return self._evt[event_id]  # type: ignore[attr-defined]
+        table: dict[str, Event] = self._evt  # type: ignore[attr-defined]
+        return table[event_id]
 
     def action_tile(self, tile_id: str) -> ActionTile:
         """The action tile with this id; KeyError if none."""
-        return self._act[tile_id]  # type: ignore[attr-defined]
+        table: dict[str, ActionTile] = self._act  # type: ignore[attr-defined]
+        return table[tile_id]
 
     def track(self, name: str) -> Track:
         """The progress track called ``name``."""
@@ -219,8 +222,12 @@ class BoxProfile:
 
     def path_of(self, kind: str, item_id: str) -> str:
         """The profile path of an achievement, event or action tile: ``achievements[3]``."""
-        items = {"achievements": self.achievements, "events": self.events, "action_tiles": self.action_tiles}[kind]
-        for i, item in enumerate(items):
+        items: dict[str, tuple[Achievement | Event | ActionTile, ...]] = {
+            "achievements": self.achievements,
+            "events": self.events,
+            "action_tiles": self.action_tiles,
+        }
+        for i, item in enumerate(items[kind]):
             if item.id == item_id:
                 return f"{kind}[{i}]"
         raise KeyError(item_id)
@@ -348,7 +355,7 @@ class _Reader:
         return val
 
     def choice(self, val: Any, path: str, allowed: tuple[str, ...]) -> str:
-        if val not in allowed:
+        if not isinstance(val, str) or val not in allowed:
             raise self.fail(path, f"must be one of {', '.join(allowed)}; got {_show(val)}")
         return val
 

@@ -117,7 +117,7 @@ def ranking(state: State) -> list[Standing]:
     rows = _all(state)
     key = {b.seat: (-b.total, -b.shells, b.exhausted) for b in rows}
     order = sorted(rows, key=lambda b: (key[b.seat], b.seat))
-    out = []
+    out: list[Standing] = []
     for i, b in enumerate(order):
         place = out[-1].place if i and key[order[i - 1].seat] == key[b.seat] else i + 1
         out.append(Standing(place, b.seat, b.name, b.total, b.shells, b.exhausted))

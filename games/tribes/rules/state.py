@@ -116,7 +116,7 @@ class State:
     turn_shells: int
     end_triggered: bool
     pending: Pending
-    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     # --- derived facts -------------------------------------------------------------------------
     @property
@@ -166,7 +166,8 @@ class State:
                     for s in bt.stones:
                         used[s] += 1
             self._cache["stones"] = used
-        return used[seat]
+        n: int = used[seat]
+        return n
 
     def era3_done(self) -> int:
         """Era-3 events chosen and carried out so far (R-END-1)."""
