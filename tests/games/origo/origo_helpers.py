@@ -92,9 +92,9 @@ def setup(
         ri = state.board.region(land)
         assert ri is not None
         fds.append(Founding(ri, 0, 0, False))
-    return replace(
-        state, owners=tuple(owners), supply=tuple(supply), founded=(*state.founded, *fds), **changes
-    )
+    base = {"owners": tuple(owners), "supply": tuple(supply), "founded": (*state.founded, *fds)}
+    base.update(changes)
+    return replace(state, **base)
 
 
 def play(state: State, *moves: str) -> State:
