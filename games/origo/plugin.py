@@ -16,7 +16,6 @@ from datafile import DataFileError
 from games.api import BoxData, GameInfo, GamePlugin, PlayerFactory, Seat, Standing
 from games.origo.rules import engine, position, scoring
 from games.origo.rules.board import Board, board_spec, default_board, load_board, parse_board, resolve_board
-from games.origo.rules.errors import BoardError
 from games.origo.rules.moves import AnyMove, Reveal, parse_move
 from games.origo.rules.players import POLICIES
 from games.origo.rules.state import Phase, State
@@ -66,10 +65,7 @@ class OrigoRules:
 
     def new_state(self, settings: Mapping[str, Any], source: str = "settings") -> State:
         """The state before the first move, or the starting position of a mid-game start."""
-        try:
-            board = _board_of(settings.get("profile", "default"), source)
-        except BoardError as exc:
-            raise DataFileError(source, "settings.profile", str(exc)) from None
+        board = _board_of(settings.get("profile", "default"), source)  # a BoardError names the field
         if settings.get("start") is not None:
             return position.state_from_dict(settings["start"], board, f"{source}: settings.start")
         raw = settings.get("players")

@@ -118,7 +118,7 @@ def state_from_dict(data: Any, board: Board | None = None, source: str = "<posit
         try:
             board = resolve_board(doc.get("profile", "default"), source, "profile")
         except BoardError as exc:
-            raise PositionError(source, "profile", str(exc)) from None
+            raise PositionError(exc.source, exc.field, exc.reason) from None
 
     raw_players = rd.list(rd.get(doc, "players", ""), "players", 1, 9)
     seats: list[Seat] = []

@@ -1,9 +1,9 @@
 """Attacks and battles (O-ATK-1…13) on the tiny board:
 
-         A   B   C   D
-     1   L1  L1  S1  S1
-     2   L1  L2  S1  L3
-     3   L2  L2  L3  L3
+    A   B   C   D
+1   L1  L1  S1  S1
+2   L1  L2  S1  L3
+3   L2  L2  L3  L3
 """
 
 from __future__ import annotations

@@ -93,7 +93,10 @@ def _bad(**changes):
         ({"components__shields_per_player": {"2": 11}}, "components.shields_per_player.2: 2 players need 2 colours"),
         ({"map": {"rows": ["L1 L1 S1 S1", "L1 L2 S1", "L2 L2 L3 L3"]}}, "map.rows[1]: lists 3 fields"),
         ({"map": {"rows": ["L1 L1 S1 S9", "L1 L2 S1 L3", "L2 L2 L3 L3"]}}, "field D1 names 'S9', which is no region"),
-        ({"map": {"rows": ["L1 L1 S1 S1", "L1 L1 S1 L3", "L1 L1 L3 L3"]}}, "regions[0].size: 'L1' is 3 fields, but the map"),
+        (
+            {"map": {"rows": ["L1 L1 S1 S1", "L1 L1 S1 L3", "L1 L1 L3 L3"]}},
+            "regions[0].size: 'L1' is 3 fields, but the map",
+        ),
         ({"map": {"rows": ["L1 L1 S1 S1", "L1 L3 S1 L3", "L3 L3 L3 L3"]}}, "regions[1]: 'L2' has no field on the map"),
         ({"regions__1__id": "L1"}, "regions[1].id: 'L1' is used twice"),
         ({"regions__1__kind": "lake"}, "regions[1].kind: must be one of land, sea"),

@@ -160,8 +160,9 @@ def test_O_FOUND_7_without_a_founding_stone_a_filled_land_founds_nothing():
 
 def test_O_SCORE_1_every_player_is_entered_once_in_any_order():
     s = play(found_l1(reveal="reveal 3 red"), "refill Ann", "pass Bob")
-    assert "Ann's points of this tribe scoring are entered" in refused(play(s, "points Ann 2"), "points Ann 1",
-                                                                         "O-SCORE-1")
+    assert "Ann's points of this tribe scoring are entered" in refused(
+        play(s, "points Ann 2"), "points Ann 1", "O-SCORE-1"
+    )
     refused(s, "lay Ann B2", "O-SCORE-1")
     refused(s, "points Cem 1", "O-SCORE-1")
     moves = list(legal_moves(s))
@@ -188,8 +189,7 @@ def test_O_END_2_the_last_shield_ends_the_game_at_the_end_of_the_round():
 
 
 def test_O_END_2_the_last_founding_stone_ends_the_game_after_the_round_and_its_scoring():
-    s = setup(start(), {"A1": "Ann", "B1": "Ann", "B2": "Ann", "A3": "Ann"}, founded=("L2",),
-              scorings_held=0)
+    s = setup(start(), {"A1": "Ann", "B1": "Ann", "B2": "Ann", "A3": "Ann"}, founded=("L2",), scorings_held=0)
     s = play(s, "lay Ann A2", "reveal 3 red", "lay Ann D2", "lay Ann C3", "lay Ann D3", "reveal 4 red")
     assert s.stones_left == 0 and s.end is EndTrigger.STONES and s.scorings_due == 2
     s = play(s, "refill Ann", "pass Bob")

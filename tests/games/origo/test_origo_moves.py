@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.errors import InvalidMoveError as BaseInvalid
+from games.origo.rules.errors import InvalidMoveError
 from games.origo.rules.moves import (
     Attack,
     Card,
@@ -18,7 +19,6 @@ from games.origo.rules.moves import (
     Stop,
     parse_move,
 )
-from games.origo.rules.errors import InvalidMoveError
 
 ALL = [
     Lay("Ann", "C4"),
