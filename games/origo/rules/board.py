@@ -140,6 +140,9 @@ class Board:
 
     def find(self, name: str) -> int | None:
         """Index of the field called ``name`` (``C4``, case-insensitive), None if there is none."""
+        idx = self._index.get(name)
+        if idx is not None:
+            return idx
         pos = parse_field(name)
         if pos is None:
             return None

@@ -586,7 +586,7 @@ def describe(state: State) -> dict[str, Any]:
                 "1 card and 1 shield",
                 why[0],
                 why[1],
-                targets=[calc.figures(state, f, seat).to_dict() for f in targets],
+                targets=[calc.figures(state, f, seat, opening=True).to_dict() for f in targets],
             )
         )
         opts.append(_option(f"pass {name}", not state.acted, "", "O-TURN-2", f"{name} has acted this turn"))

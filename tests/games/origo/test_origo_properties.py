@@ -7,55 +7,20 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
 
 import pytest
 
 import games
 from games.origo.rules import battle as calc
 from games.origo.rules.board import board_spec
-from games.origo.rules.engine import apply, attack_targets, legal_moves
+from games.origo.rules.engine import apply, legal_moves
 from games.origo.rules.moves import Attack, Card, Stop
 from games.origo.rules.position import state_from_dict, state_to_dict
-from games.origo.rules.state import FREE, Founding, Phase
+from games.origo.rules.state import Phase
+from games.origo.sim import random_battlefield
 from games.record import simulate
-from tests.games.origo.origo_helpers import default_start
 
 GAME = games.get("origo")
-NAMES = ("Ann", "Bob", "Cem", "Dia", "Eli")
-
-
-def random_battlefield(rng: random.Random):
-    """A random position on the shipped board with at least one possible attack: fields filled at
-    random, every full land founded, random hands; the attacker on turn."""
-    while True:
-        n = rng.randint(2, 5)
-        s = default_start(NAMES[:n])
-        cap = s.supply[0]
-        owners = [FREE] * s.board.n_fields
-        counts = [0] * n
-        density = rng.uniform(0.6, 1.0)
-        for f in range(s.board.n_fields):
-            free_players = [p for p in range(n) if counts[p] < cap - 1]
-            if free_players and rng.random() < density:
-                p = rng.choice(free_players)
-                owners[f] = p
-                counts[p] += 1
-        full = [ri for ri, r in enumerate(s.board.regions) if r.is_land and all(owners[f] != FREE for f in r.fields)]
-        s = replace(
-            s,
-            owners=tuple(owners),
-            supply=tuple(cap - c for c in counts),
-            founded=tuple(Founding(ri, 0, 0, False) for ri in full[: s.board.stones]),
-            hands=tuple(rng.randint(1, 10) for _ in range(n)),
-        )
-        seats = list(range(n))
-        rng.shuffle(seats)
-        for seat in seats:
-            targets = attack_targets(s, seat)
-            if targets:
-                s = replace(s, to_move=seat, acted=rng.random() < 0.5)
-                return s, rng.choice(targets)
 
 
 def one_battle(seed: int) -> None:
@@ -144,3 +109,15 @@ def test_hundreds_of_simulated_games_conserve_everything():
     for seed in range(100, 400):
         n = 2 + seed % 4
         check_game(seed, n, "random" if seed % 3 else "greedy")
+
+
+def test_the_simulated_battles_of_the_benchmark_conserve_shields_and_end():
+    from games.origo.sim import battles, play_battle
+
+    for seed in range(10):
+        rng = random.Random(seed)
+        s, f = random_battlefield(rng)
+        states = play_battle(s, f, rng)
+        assert states[-1].phase is Phase.TURN and states[-1].battle is None
+        assert all(x.shields_total(p) == s.shields_total(p) for x in states for p in range(s.n))
+    assert battles(range(5)) >= 5
