@@ -34,9 +34,32 @@ def test_first_on_jagen_rulebook_example_1_R_ACH_5_6_7_8():
     with pytest.raises(IllegalMoveError, match="R-ACH-6: the event comes from the era-1 stack"):
         apply(s, parse_move("event war"))
     s = play(s, "event cold")
-    assert s.row[-1].tile == "cold" and s.row[-1].event  # at the end of the row
+    # laid at the end of the row during the achievement; the hand tile follows it (R-TURN-1)
+    assert s.row[-2].tile == "cold" and s.row[-2].event
+    assert s.row[-1].tile == "off-ach" and not s.row[-1].event
     assert s.stacks == (7, 8, 8) and s.done_events == ()  # revealed, not carried out
     assert s.to_move == 1
+
+
+def test_R_ACH_6_the_event_lies_in_front_of_the_hand_tile_R_TURN_1():
+    """R-ACH-6 lays the event at the end of the row during the achievement; R-TURN-1 puts the hand
+    tile at the end only after the achievement ("Nach Durchführung der Aktion bzw. Errungenschaft
+    legt der Spieler die Tafel ganz ans Ende der Reihe"): the event lies in front of it, so the next
+    player pays one shell less for the event and one more for that tile than if it were the other
+    way round."""
+    a = player("A", {"0,0": "horse:1", "1,0": "goat", "0,1": "wheat"})
+    s = state(players=[a, player("B")])
+    before = [t.tile for t in s.row]
+    s = play(s, "4:ach jagen", "reveal leder", "event cold")
+    after = [t.tile for t in s.row]
+    assert after == [*before[:3], *before[4:], "cold", "off-ach"]
+    n = len(after)
+    # what the next player pays for each: one shell per tile skipped (R-TURN-2)
+    assert after.index("cold") + 1 == n - 1 and after.index("off-ach") + 1 == n
+    from games.tribes.rules.legal import overview
+
+    costs = {t.tile: t.cost for t in overview(s)}
+    assert costs["cold"] == n - 2 and costs["off-ach"] == n - 1
 
 
 def test_third_on_kochen_rulebook_example_2_R_ACH_5_7():

@@ -649,11 +649,15 @@ def _reveal_event(state: State, move: RevealEvent) -> State:
         raise _illegal(state, move, Reason("R-ACH-6", f"event {move.event!r} has already left its stack"))
     stacks = list(state.stacks)
     stacks[pend.era - 1] -= 1
+    # R-ACH-6: the event is laid at the end of the row during the achievement; the hand tile goes to
+    # the end only after the achievement is carried out (R-TURN-1), so it lies behind the event.
+    # The hand tile taken this turn is the row's last tile (moved there when it was taken).
+    hand = state.row[-1]
     return _end_turn(
         state,
         stacks=tuple(stacks),
         seen_events=state.seen_events | {ev.id},
-        row=(*state.row, RowTile(ev.id, True, 0)),
+        row=(*state.row[:-1], RowTile(ev.id, True, 0), hand),
     )
 
 
