@@ -358,6 +358,8 @@ def test_page_is_served(client):
     assert script == "/games/tribes/static/tribes.js"
     with client.get(script) as r:
         assert r.status_code == 200 and b"export function mount" in r.data
+    with client.get("/games/toy/static/toy.js") as r:
+        assert r.status_code == 200 and b"export function mount" in r.data
 
 
 def _read_events(resp, want: int, timeout: float = 5.0) -> list[str]:
