@@ -163,15 +163,13 @@ async function ensureModule(game) {
   await S.loading.promise;
 }
 async function loadModule(game) {
-  let ns;
-  try {
-    ns = await import(game.script);
-  } catch (e) {
+  const failed = (e) => {
     if (S.loading && S.loading.script === game.script) S.loading = null;
     unmount();
     message(`${t("moduleFailed", { game: game.title })}: ${e}`);
-    return;
-  }
+  };
+  let ns;
+  try { ns = await import(game.script); } catch (e) { failed(e); return; }
   if (S.loading && S.loading.script !== game.script) return; // another game was asked for meanwhile
   unmount();
   const root = document.createElement("div");
@@ -179,9 +177,11 @@ async function loadModule(game) {
   $("#game-root").replaceWith(root);
   S.mod = { id: game.id, script: game.script, title: game.title, root, api: {}, strings: ns.strings || {}, listeners: [] };
   S.form = null; S.prof = null;
-  const got = (await ns.mount(shell)) || {};
-  S.mod.api = got;
-  if (got.strings) S.mod.strings = got.strings;
+  try {
+    const got = (await ns.mount(shell)) || {};
+    S.mod.api = got;
+    if (got.strings) S.mod.strings = got.strings;
+  } catch (e) { failed(e); return; }
   S.loading = null;
   document.dispatchEvent(new CustomEvent("companion:mounted", { detail: { game: game.id } }));
 }
