@@ -89,6 +89,12 @@ def openapi_spec() -> dict[str, Any]:
         "properties": {
             "state_id": {"type": "integer"},
             "has_game": {"type": "boolean"},
+            "game": {
+                "type": "object",
+                "description": "the game shown: id, title, script (its browser module, docs/page-shell.md), "
+                "min_players, max_players, colours, profile (whether it has a box profile)",
+            },
+            "over": {"type": "boolean", "description": "the game has ended"},
             "position": {"type": "object", "description": "the position (docs/position.md)"},
             "prompt": {"type": "object", "description": "rules.legal.describe(state): what the game waits for"},
             "scores": {"type": "array", "items": {"type": "object"}},

@@ -20,7 +20,8 @@ def page_of(game: GamePlugin) -> PageModule:
 
 
 def game_info(game: GamePlugin) -> dict[str, Any]:
-    """Which game the page shows and which browser module draws it."""
+    """Which game the page shows, which browser module draws it, and whether it has a box profile
+    (the shell offers its editor only then)."""
     page = page_of(game)
     return {
         "id": game.info.id,
@@ -29,6 +30,7 @@ def game_info(game: GamePlugin) -> dict[str, Any]:
         "min_players": game.info.min_players,
         "max_players": game.info.max_players,
         "colours": list(game.info.colours),
+        "profile": game.profile is not None,
     }
 
 
@@ -82,6 +84,7 @@ def live_view(runtime: GameRuntime) -> dict[str, Any]:
         "moves": len(snap.moves),
         "last": mover(snap, len(snap.moves) - 1) if snap.moves else None,
         "undo": {"allowed": allowed, "reason": reason, "message": message},
+        "over": game.rules.is_over(state),
         "warnings": list(runtime.warnings),
         **page_of(game).state_view(state),
     }

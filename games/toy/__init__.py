@@ -11,9 +11,29 @@ none). Rules (clause ``T-…``):
 * T-5: the game ends when a player reaches space 10 or beyond; most spaces wins, then the earlier seat
   ranks higher among equals (the tie-break is the seat order).
 
-Not listed to users (``GameInfo.listed`` is False); the API test runs over it like every game.
+Not listed to users (``GameInfo.listed`` is False); the API test runs over it like every game. Its page
+module (:mod:`games.toy.page`, ``static/toy.js``) is the smallest game module of the page shell
+(docs/page-shell.md): the spaces, who is to move, a button per legal move and coin outcome.
 """
 
-from games.toy.rules import GAME
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.api import GamePlugin
+from games.toy.rules import INFO, ToyRules
+
+if TYPE_CHECKING:
+    from games.api import PageModule
+
+
+def _page() -> PageModule:
+    """The page module, imported when the page first asks for it."""
+    from games.toy.page import PAGE
+
+    return PAGE
+
+
+GAME = GamePlugin(info=INFO, rules=ToyRules(), page=_page)
 
 __all__ = ["GAME"]

@@ -1,4 +1,6 @@
-"""The rules of coin race (see :mod:`games.toy`): value types, ``apply``, legal moves, JSON."""
+"""The rules of coin race (see :mod:`games.toy`): value types, ``apply``, legal moves, JSON. The plug-in
+(``GAME``, which also names the page module) is :mod:`games.toy` itself: a game's rules import only
+themselves (tests/architecture)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from datafile import DataFileError, Reader
-from games.api import GameInfo, GamePlugin, PlayerFactory, Seat, Standing
+from games.api import GameInfo, PlayerFactory, Seat, Standing
 from games.errors import IllegalMoveError, InvalidMoveError
 
 GOAL = 10
@@ -312,5 +314,3 @@ class ToyRules:
     def turn_key(self, state: State) -> Hashable:
         return ("over",) if state.phase is Phase.OVER else ("turn", state.to_move, sum(state.spaces))
 
-
-GAME = GamePlugin(info=INFO, rules=ToyRules())

@@ -351,9 +351,15 @@ def test_openapi_is_served(client):
 
 def test_page_is_served(client):
     with client.get("/") as r:
-        assert r.status_code == 200 and b"app.js" in r.data
-    with client.get("/static/app.js") as r:
+        assert r.status_code == 200 and b"shell.js" in r.data
+    with client.get("/static/shell.js") as r:
         assert r.status_code == 200 and b"EventSource" in r.data
+    script = client.get("/api/state").get_json()["game"]["script"]
+    assert script == "/games/tribes/static/tribes.js"
+    with client.get(script) as r:
+        assert r.status_code == 200 and b"export function mount" in r.data
+    with client.get("/games/toy/static/toy.js") as r:
+        assert r.status_code == 200 and b"export function mount" in r.data
 
 
 def _read_events(resp, want: int, timeout: float = 5.0) -> list[str]:

@@ -1,23 +1,21 @@
 // Camera mode of the companion page: the annotated camera picture (MJPEG), the tracker's state, its
 // prompts and desync fixes to tap, and learning the user's box at setup (enrollment). Shown only when
 // the server runs in camera mode (GET /api/tracker answers); one SSE stream (/api/tracker/events)
-// keeps it current. The LED strip is the page's own LED bar above the action row (app.js).
+// keeps it current. The LED strip is the shell's LED bar (shell.js), wherever the game's module puts it.
+// Texts, language and the pairing token come from the shell (window.companion); the panel sits at the
+// top of the game module's [data-camera-slot] element (else at the top of the game view) and follows the
+// module when the shell mounts another one.
 "use strict";
 (() => {
-  const $ = (sel, root = document) => root.querySelector(sel);
   const h = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  const lang = () => (window.tribes && window.tribes.lang) || localStorage.getItem("tribes-lang") || "en";
-  const t = (key) => {
-    const I = window.I18N || {};
-    return (I[lang()] && I[lang()][key]) || (I.en && I.en[key]) || key;
-  };
+  const t = (key) => (window.companion ? window.companion.t(key) : key);
   let box = null;
   let last = null; // the newest tracker status
   let answerNote = null; // {ok, text} of the last answer, kept across re-renders
   let enrollError = ""; // the last enrollment failure, one line
   let enrolling = false;
 
-  function token() { return localStorage.getItem("tribes-token") || ""; }
+  function token() { return (window.companion && window.companion.token) || ""; }
 
   async function post(url, body) {
     const headers = { "Content-Type": "application/json" };
@@ -82,7 +80,7 @@
 
   function render(st) {
     if (!box || !st) return;
-    $("h2", box).textContent = t("camTitle");
+    box.querySelector("h2").textContent = t("camTitle");
     const kind = st.kind || "idle";
     let html = `<div class="cam-state cam-${h(kind)}" data-testid="cam-state" data-kind="${h(kind)}">` +
       `<b>${h(t("cam_" + kind))}</b> <span>${h(st.message || "")}</span></div>`;
@@ -99,7 +97,7 @@
     html += `<p class="cam-source">${h(t("camSource"))}: ${h(st.source || "camera")}` +
       (st.camera ? ` · ${h(t("camFrame"))} ${st.camera.frames}` : "") + "</p>" +
       `<p id="camera-answer" class="${answerNote ? (answerNote.ok ? "cam-ok" : "cam-err") : ""}">${h(answerNote ? answerNote.text : "")}</p>`;
-    $("#camera-info").innerHTML = html;
+    box.querySelector("#camera-info").innerHTML = html;
     for (const b of box.querySelectorAll("[data-option]")) {
       b.onclick = () => answer(Number(b.dataset.id), Number(b.dataset.option));
     }
@@ -121,14 +119,17 @@
     box.dataset.testid = "camera";
     box.innerHTML = `<h2></h2><img id="camera-img" src="/camera.mjpg" alt="camera picture with what the tracker reads">` +
       `<div id="camera-info"></div>`;
-    const col = document.querySelector("#view-game .col") || document.body;
-    col.prepend(box);
+    place();
     onStatus(await r.json());
     const es = new EventSource("/api/tracker/events");
     es.addEventListener("tracker", (e) => onStatus(JSON.parse(e.data)));
-    // the language switch (app.js) re-renders the page; follow it once it has switched
-    const lb = $("#lang");
-    if (lb) lb.addEventListener("click", () => setTimeout(() => render(last), 0));
+    document.addEventListener("companion:mounted", place); // another game's module: move into its slot
+    document.addEventListener("companion:lang", () => render(last));
+  }
+
+  function place() {
+    const slot = document.querySelector("#view-game [data-camera-slot]") || document.querySelector("#view-game") || document.body;
+    if (box.parentElement !== slot || slot.firstElementChild !== box) slot.prepend(box);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
