@@ -38,13 +38,13 @@ def test_setup_wizard_then_moves_by_tapping(page, live, runtime):
 
 
 def test_scores_and_legal_moves_change_live_over_sse(page, live, runtime, recorded):
-    play(runtime, recorded, 10)  # Bob's claim: the tile above and an event were revealed
+    play(runtime, recorded, 34)  # Cid to choose a tile
     page.goto(live.url + "/")
     expect(page.get_by_test_id("to-move")).to_have_text("Cid")
     before = page.get_by_test_id("score-total-2").inner_text()
     expect(page.get_by_test_id("conn")).to_have_class("conn on")
-    # someone else (another phone, the camera) enters Cid's claim: the page follows without reloading
-    for move in recorded.moves[10:13]:
+    # someone else (another phone, the camera) enters Cid's move: the page follows without reloading
+    for move in recorded.moves[34:35]:
         runtime.submit(move, runtime.state_id)
     expect(page.get_by_test_id("to-move")).to_have_text("Ann")
     after = runtime.snapshot()
@@ -120,9 +120,9 @@ def test_phone_viewport(browser, live, runtime, recorded):
 
 
 def test_log_stepper_shows_earlier_positions(page, live, runtime, recorded):
-    play(runtime, recorded, 12)
+    play(runtime, recorded, 9)  # Bob's claim: the tile above revealed, the event not yet
     page.goto(live.url + "/")
-    expect(page.get_by_test_id("log")).to_contain_text("reveal metall")
+    expect(page.get_by_test_id("log")).to_contain_text("reveal kaese")
     page.locator("[data-step='5']").first.click()
     expect(page.get_by_test_id("live")).to_be_visible()
     expect(page.get_by_test_id("context")).to_contain_text("draws")  # after '3:exp' the draw was pending

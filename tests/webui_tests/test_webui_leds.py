@@ -152,15 +152,15 @@ def test_serve_drives_an_adalight_on_a_pty(tmp_path, recorded):
             players = [{"name": n, "colour": c} for n, c in PLAYERS]
             assert call(base + "/api/games", "POST", {"players": players})[0] == 200
             cfg = LedConfig()
-            for i in range(13):
+            for i in range(22):
                 sid = call(base + "/api/state")[1]["state_id"]
                 status, _ = call(base + "/api/moves", "POST", {"state_id": sid, "move": str(recorded.moves[i])})
                 assert status == 200
-                if i in (3, 12):  # Ann, then Cid to choose: their colour on the free tile
+                if i in (3, 20):  # Ann, then Cid to choose: their colour on the free tile
                     assert dev.wait_shown(frame_for_state(recorded.states[i + 1], cfg), 5), i
             leds = call(base + "/api/leds")[1]
             assert (leds["status"], leds["protocol"], leds["firmware"]) == ("connected", "adalight", "Adalight")
-            assert leds["port"] == str(link) and leds["frame"] == frame_json(recorded.states[13], cfg)
+            assert leds["port"] == str(link) and leds["frame"] == frame_json(recorded.states[22], cfg)
             assert leds["frame"][0] == list(scale((255, 0, 0), cfg.brightness))  # Ann (red) to choose
         finally:
             proc.terminate()
@@ -217,7 +217,7 @@ def test_serve_bad_led_settings_exit_2_with_one_line(tmp_path, capsys, flags, me
 
 
 def test_the_page_shows_the_led_dots_and_they_change_after_a_move(browser, runtime, leds, recorded):
-    play(runtime, recorded, 13)  # Ann (red) to choose
+    play(runtime, recorded, 22)  # Ann (red) to choose
     server = LiveServer(create_app(runtime, {"SSE_HEARTBEAT": 1.0}, leds=leds)).start()
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -231,7 +231,7 @@ def test_the_page_shows_the_led_dots_and_they_change_after_a_move(browser, runti
         before = frame_json(runtime.snapshot().state)
         expect(page.get_by_test_id("led-0")).to_have_attribute("data-rgb", ",".join(map(str, before[0])))
         expect(page.get_by_test_id("led-0")).to_have_class("led lit")
-        runtime.submit(recorded.moves[13], runtime.state_id)  # entered elsewhere: Bob (blue) to choose
+        runtime.submit(recorded.moves[22], runtime.state_id)  # entered elsewhere: Bob (blue) to choose
         after = frame_json(runtime.snapshot().state)
         assert after[0] != before[0]
         expect(page.get_by_test_id("led-0")).to_have_attribute("data-rgb", ",".join(map(str, after[0])))
