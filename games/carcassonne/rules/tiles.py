@@ -303,10 +303,6 @@ class Compiled:
         self.options: tuple[tuple[int, Role, str], ...] = tuple(
             (i, role, sg.spot) for i, sg in enumerate(segs) for role in ROLES_OF_SEG[sg.kind]
         )
-        srecs = [(0, 0)] * self.nseg
-        for g in self.sys_groups:
-            srecs[root[g[0]]] = (len(g), sum(self.lake_fish[i] for i in g if segs[i].kind == SEG_LAKE))
-        self.sys_records = tuple(srecs)
 
 
 @dataclass(frozen=True, eq=False)
