@@ -35,7 +35,7 @@ INFO = GameInfo(
 def prompt(state: State) -> dict[str, Any]:
     """What the game waits for: the draws the table may report (with their probabilities), or the
     drawn tile's legal placements, each with its figure spots allowed or refused (clause and reason),
-    and whether the tile may be discarded (H-DRAW-3)."""
+    and whether the tile may be discarded (H-DRAW-2)."""
     out: dict[str, Any] = {
         "kind": str(state.phase),
         "seat": state.to_move,
@@ -53,7 +53,11 @@ def prompt(state: State) -> dict[str, Any]:
     elif state.phase in (Phase.PLACE, Phase.BONUS_PLACE):
         out["options"] = legal.overview(state)
         bad = engine.check(state, moves.Discard())
-        out["discard"] = {"move": "discard", "allowed": bad is None, **({"clause": bad[0], "reason": bad[1]} if bad else {})}
+        out["discard"] = {
+            "move": "discard",
+            "allowed": bad is None,
+            **({"clause": bad[0], "reason": bad[1]} if bad else {}),
+        }
     return out
 
 

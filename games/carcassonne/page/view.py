@@ -75,8 +75,16 @@ def figures_view(state: State) -> list[dict[str, Any]]:
     """The figures on the map with their square."""
     where = {p.no: (p.x, p.y) for p in state.placements()}
     return [
-        {"seat": f.seat, "colour": state.seats[f.seat].colour, "role": str(f.role), "tile": f.tile,
-         "at": list(where[f.tile]), "spot": f.spot, "cult": f.cult, "lying": f.role is Role.HUNTER}
+        {
+            "seat": f.seat,
+            "colour": state.seats[f.seat].colour,
+            "role": str(f.role),
+            "tile": f.tile,
+            "at": list(where[f.tile]),
+            "spot": f.spot,
+            "cult": f.cult,
+            "lying": f.role is Role.HUNTER,
+        }
         for f in state.figures
     ]
 
@@ -150,7 +158,9 @@ def move_from_json(data: Any, field: str = "move") -> Move:
         except InvalidMoveError as exc:
             raise InvalidMoveError(f"{field}: {exc}") from None
     if not isinstance(data, dict):
-        raise InvalidMoveError(f"{field}: must be a move in notation or an object with 'kind', got {type(data).__name__}")
+        raise InvalidMoveError(
+            f"{field}: must be a move in notation or an object with 'kind', got {type(data).__name__}"
+        )
     kind = data.get("kind")
     if kind in ("draw", "bonus"):
         tile = data.get("tile")
@@ -175,9 +185,11 @@ def move_from_json(data: Any, field: str = "move") -> Move:
         if not isinstance(fig, dict):
             raise InvalidMoveError(f"{field}.figure: must be null or {{'role', 'spot'}}, got {fig!r}")
         try:
-            role = Role(fig.get("role"))
+            role = Role(str(fig.get("role")))
         except ValueError:
-            raise InvalidMoveError(f"{field}.figure.role: must be gatherer, fisher, hunter or hut, got {fig.get('role')!r}") from None
+            raise InvalidMoveError(
+                f"{field}.figure.role: must be gatherer, fisher, hunter or hut, got {fig.get('role')!r}"
+            ) from None
         spot = fig.get("spot")
         if not isinstance(spot, str) or not spot or spot[0] not in SPOT_LETTER or not spot[1:].isdigit():
             raise InvalidMoveError(f"{field}.figure.spot: must be a spot such as f0, r1, l0, m2, got {spot!r}")

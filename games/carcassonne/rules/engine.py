@@ -43,7 +43,6 @@ from games.carcassonne.rules.tiles import (
     ROLES_OF_SEG,
     SEG_FOREST,
     SEG_LAKE,
-    SEG_MEADOW,
     SEG_NAME,
     SEG_RIVER,
     SIDES,
@@ -364,10 +363,7 @@ def _edge_refusal(state: State, comp: Compiled, entry: FrontierEntry, move: Plac
     for d in range(4):
         need = (entry[0] >> (2 * d)) & 3
         if need and edges[d] != need:
-            return (
-                f"turned r{move.rot} its {SIDES[d]} side is {_edge_word(edges[d])} but meets "
-                f"{_edge_word(need)}"
-            )
+            return f"turned r{move.rot} its {SIDES[d]} side is {_edge_word(edges[d])} but meets {_edge_word(need)}"
     return "the edges do not continue"  # pragma: no cover - fits[] said no
 
 
@@ -465,7 +461,7 @@ def free_spots(state: State, laid: Laid) -> list[tuple[Role, str]]:
     if not member and not hut:
         return []
     txn, base = laid.txn, laid.base
-    out = []
+    out: list[tuple[Role, str]] = []
     for local, role, spot in options_of(state.profile, state.drawn):
         if role is Role.HUT:
             if hut and not txn.sget(txn.system_of(base + local))[2]:
@@ -496,12 +492,21 @@ def _check_place(state: State, move: Place) -> Laid:
         tile = prof.tiles[state.drawn]
         local = comp.spot_local.get(move.spot or "", -1)
         if local < 0:
-            raise _fail(state, move, "H-FIG-3", f"{tile.id} has no spot {move.spot!r} (its spots: "
-                        f"{', '.join(s.spot for s in tile.segments)})")
+            raise _fail(
+                state,
+                move,
+                "H-FIG-3",
+                f"{tile.id} has no spot {move.spot!r} (its spots: {', '.join(s.spot for s in tile.segments)})",
+            )
         seg = tile.segments[local]
         if (move.spot or "")[0] not in ROLE_LETTERS[move.role]:
-            raise _fail(state, move, "H-FIG-4", f"a {move.role} cannot stand on a {SEG_NAME[seg.kind]} "
-                        "(gatherer: forest, fisher: river, hunter: meadow, hut: river or lake)")
+            raise _fail(
+                state,
+                move,
+                "H-FIG-4",
+                f"a {move.role} cannot stand on a {SEG_NAME[seg.kind]} "
+                "(gatherer: forest, fisher: river, hunter: meadow, hut: river or lake)",
+            )
     laid = _take(state, cell, move.rot)
     if move.role is not None:
         bad = _spot_refusal(state, laid, local, move.role)
@@ -553,12 +558,17 @@ def _check_draw(state: State, move: Draw) -> int:
     group = "bonus" if move.bonus else "land"
     if kind < 0 or prof.tiles[kind].group != group:
         ids = [prof.tiles[i].id for i in (prof.bonus if move.bonus else prof.land) if state.bag[i]]
-        raise _fail(state, move, "H-GOLD-1" if move.bonus else "H-DRAW-1",
-                    f"{move.tile!r} is no {group} tile of this box (in the stack: {', '.join(ids[:12])}"
-                    f"{' …' if len(ids) > 12 else ''})")
+        raise _fail(
+            state,
+            move,
+            "H-GOLD-1" if move.bonus else "H-DRAW-1",
+            f"{move.tile!r} is no {group} tile of this box (in the stack: {', '.join(ids[:12])}"
+            f"{' …' if len(ids) > 12 else ''})",
+        )
     if state.bag[kind] <= 0:
-        raise _fail(state, move, "H-GOLD-1" if move.bonus else "H-DRAW-1",
-                    f"no {move.tile} is left in the {group} stack")
+        raise _fail(
+            state, move, "H-GOLD-1" if move.bonus else "H-DRAW-1", f"no {move.tile} is left in the {group} stack"
+        )
     return kind
 
 
@@ -567,7 +577,7 @@ def _check_discard(state: State, move: Discard) -> None:
         raise _fail(state, move, *_phase_refusal(state))
     if has_placement(state):
         n = len(placements(state))
-        clause = "H-GOLD-5" if state.phase is Phase.BONUS_PLACE else "H-DRAW-3"
+        clause = "H-GOLD-5" if state.phase is Phase.BONUS_PLACE else "H-DRAW-2"
         raise _fail(state, move, clause, f"{state.profile.tiles[state.drawn].id} fits in {n} places: it must be laid")
 
 
@@ -593,7 +603,7 @@ def apply(state: State, move: Move) -> State:
             if state.bonus_left > 0:
                 return state._replace(phase=Phase.BONUS_DRAW, drawn=-1, removed=removed)
             return _end_turn(state._replace(drawn=-1, removed=removed))
-        if state.land_left > 0:  # H-DRAW-3: the player draws another tile
+        if state.land_left > 0:  # H-DRAW-2: the player draws another tile
             return state._replace(phase=Phase.DRAW, drawn=-1, removed=removed)
         return _end_turn(state._replace(drawn=-1, removed=removed))
     raise IllegalMoveError("H-TURN-1", f"{move!r} is not a move of Hunters & Gatherers", str(move), context(state))
@@ -616,9 +626,9 @@ def _apply_place(state: State, move: Place) -> State:
         txn.add_figure(base + local, seat, move.role, cult)
         figures = (*figures, Figure(seat, move.role, tile_no, move.spot or "", base + local, cult))
         if move.role is Role.HUT:
-            huts = huts[:seat] + (huts[seat] - 1,) + huts[seat + 1 :]
+            huts = (*huts[:seat], huts[seat] - 1, *huts[seat + 1 :])
         else:
-            members = members[:seat] + (members[seat] - 1,) + members[seat + 1 :]
+            members = (*members[:seat], members[seat] - 1, *members[seat + 1 :])
     # completed forests and rivers (H-SCORE-1)
     done: list[int] = []
     for local in comp.scoring_locals:
@@ -706,7 +716,9 @@ def _end_turn(state: State) -> State:
             for w in e.winners:
                 sc[w] += e.points
         return state._replace(phase=Phase.OVER, drawn=-1, scores=tuple(sc), log=state.log + tuple(events))
-    return state._replace(phase=Phase.DRAW, drawn=-1, to_move=(state.to_move + 1) % len(state.seats), turn=state.turn + 1)
+    return state._replace(
+        phase=Phase.DRAW, drawn=-1, to_move=(state.to_move + 1) % len(state.seats), turn=state.turn + 1
+    )
 
 
 def final_events(state: State) -> list[ScoreEvent]:
@@ -726,7 +738,13 @@ def final_events(state: State) -> list[ScoreEvent]:
     for r, figs in meadows.items():
         info = dsu.info[r >> CHUNK_BITS][r & CHUNK_MASK]
         a = info[3]
-        deer, mammoths, tigers, aurochs, fire = a & 0xFF, (a >> 8) & 0xFF, (a >> 16) & 0xFF, (a >> 24) & 0xFF, (a >> 32) & 0xFF
+        deer, mammoths, tigers, aurochs, fire = (
+            a & 0xFF,
+            (a >> 8) & 0xFF,
+            (a >> 16) & 0xFF,
+            (a >> 24) & 0xFF,
+            (a >> 32) & 0xFF,
+        )
         eaten = 0 if fire else min(tigers, deer)
         points = 2 * (deer - eaten + mammoths + aurochs)
         counts = [0] * n
@@ -737,8 +755,13 @@ def final_events(state: State) -> list[ScoreEvent]:
                 cult[f.seat] += 1
         winners = majority(cult) if any(cult) else majority(counts)
         detail = (
-            ("deer", deer), ("mammoths", mammoths), ("aurochs", aurochs), ("tigers", tigers),
-            ("eaten", eaten), ("fire", fire), ("cult", sum(cult)),
+            ("deer", deer),
+            ("mammoths", mammoths),
+            ("aurochs", aurochs),
+            ("tigers", tigers),
+            ("eaten", eaten),
+            ("fire", fire),
+            ("cult", sum(cult)),
         )
         out.append(ScoreEvent(state.turn, "hunters", _bits(info[4]), points, winners, tuple(counts), detail))
     for r, figs in systems.items():
@@ -747,7 +770,9 @@ def final_events(state: State) -> list[ScoreEvent]:
         for f in figs:
             counts[f.seat] += 1
         out.append(
-            ScoreEvent(state.turn, "huts", _bits(sinfo[3]), sinfo[1], majority(counts), tuple(counts), (("fish", sinfo[1]),))
+            ScoreEvent(
+                state.turn, "huts", _bits(sinfo[3]), sinfo[1], majority(counts), tuple(counts), (("fish", sinfo[1]),)
+            )
         )
     out.sort(key=lambda e: (e.feature, e.tiles))
     return out
@@ -766,8 +791,8 @@ def projected(state: State) -> list[int]:
 
 
 __all__ = [
-    "Laid",
     "ROLES_OF_SEG",
+    "Laid",
     "SpotOption",
     "apply",
     "check",

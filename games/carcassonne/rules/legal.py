@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from itertools import accumulate
 from collections.abc import Iterator
+from itertools import accumulate
 from typing import Any
 
 from games.carcassonne.rules.engine import check, lay, placements, spot_options
@@ -141,4 +141,12 @@ def overview(state: State) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["LegalMoves", "chance_outcomes", "draw_moves", "legal_moves", "overview", "sample_chance", "sorted_placements"]
+__all__ = [
+    "LegalMoves",
+    "chance_outcomes",
+    "draw_moves",
+    "legal_moves",
+    "overview",
+    "sample_chance",
+    "sorted_placements",
+]

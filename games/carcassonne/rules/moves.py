@@ -5,7 +5,7 @@
 * ``place 2,-1 r3`` — lay the drawn tile on square (2, -1), turned 3 quarter turns clockwise
   (H-PLACE-1..4), with no figure; ``place 2,-1 r3 hunter m1`` — and put a hunter on spot ``m1``
   (roles ``gatherer`` f…, ``fisher`` r…, ``hunter`` m…, ``hut`` r… or l…; H-FIG-4);
-* ``discard`` — the drawn tile fits nowhere and leaves the game (H-DRAW-3, H-GOLD-5).
+* ``discard`` — the drawn tile fits nowhere and leaves the game (H-DRAW-2, H-GOLD-5).
 
 Squares: the start tile lies on 0,0; x grows to the east, y to the south. ``repr(move)`` is Python
 you can paste back; :func:`parse_move` reads the text (docs/carcassonne.md, "Moves").
@@ -62,7 +62,7 @@ class Place:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """The drawn tile fits nowhere: it leaves the game (H-DRAW-3)."""
+    """The drawn tile fits nowhere: it leaves the game (H-DRAW-2)."""
 
     chance: ClassVar[bool] = False
 
@@ -110,4 +110,4 @@ def parse_move(text: str) -> Move:
     )
 
 
-__all__ = ["Discard", "Draw", "Move", "Place", "ROLE_LETTERS", "parse_move"]
+__all__ = ["ROLE_LETTERS", "Discard", "Draw", "Move", "Place", "parse_move"]

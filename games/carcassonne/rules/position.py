@@ -33,8 +33,19 @@ POSITION_FORMAT = "carcassonne-position"
 POSITION_VERSION = 1
 FEATURES = ("forest", "river", "hunters", "huts")
 _KEYS = (
-    "format", "version", "profile", "players", "phase", "to_move", "turn", "drawn", "stacks", "removed", "tiles",
-    "figures", "log",
+    "format",
+    "version",
+    "profile",
+    "players",
+    "phase",
+    "to_move",
+    "turn",
+    "drawn",
+    "stacks",
+    "removed",
+    "tiles",
+    "figures",
+    "log",
 )
 
 
@@ -46,8 +57,13 @@ def state_to_dict(state: State) -> dict[str, Any]:
         "version": POSITION_VERSION,
         "profile": profile_spec(prof),
         "players": [
-            {"name": s.name, "colour": s.colour, "score": state.scores[i], "members": state.members[i],
-             "huts": state.huts[i]}
+            {
+                "name": s.name,
+                "colour": s.colour,
+                "score": state.scores[i],
+                "members": state.members[i],
+                "huts": state.huts[i],
+            }
             for i, s in enumerate(state.seats)
         ],
         "phase": str(state.phase),
@@ -88,7 +104,9 @@ def state_from_dict(data: Any, profile: Any = None, source: str = "<position>") 
     try:
         prof = resolve_profile(profile if profile is not None else doc.get("profile", "default"), source)
     except _BaseDataFileError as exc:
-        raise PositionError(exc.source, exc.field if exc.source != source else f"profile.{exc.field}", exc.reason) from None
+        raise PositionError(
+            exc.source, exc.field if exc.source != source else f"profile.{exc.field}", exc.reason
+        ) from None
     players = rd.list(rd.get(doc, "players", ""), "players", 2, 5)
     n = len(players)
     seats, scores, members, huts = [], [], [], []
@@ -96,8 +114,12 @@ def state_from_dict(data: Any, profile: Any = None, source: str = "<position>") 
         path = f"players[{i}]"
         p = rd.obj(p, path)
         rd.only(p, ("name", "colour", "score", "members", "huts"), path)
-        seats.append(Seat(rd.text(rd.get(p, "name", path), f"{path}.name", max_len=40),
-                          rd.text(rd.get(p, "colour", path, "grey"), f"{path}.colour", max_len=20)))
+        seats.append(
+            Seat(
+                rd.text(rd.get(p, "name", path), f"{path}.name", max_len=40),
+                rd.text(rd.get(p, "colour", path, "grey"), f"{path}.colour", max_len=20),
+            )
+        )
         scores.append(rd.integer(rd.get(p, "score", path), f"{path}.score", 0, 100000))
         members.append(rd.integer(rd.get(p, "members", path), f"{path}.members", 0, prof.members))
         huts.append(rd.integer(rd.get(p, "huts", path), f"{path}.huts", 0, prof.huts))
@@ -126,7 +148,8 @@ def state_from_dict(data: Any, profile: Any = None, source: str = "<position>") 
     drawn_raw = rd.get(doc, "drawn", "", None)
     drawn = -1 if drawn_raw is None else kind_of(drawn_raw, "drawn", ("land", "bonus"))
     removed = tuple(
-        kind_of(v, f"removed[{i}]", ("land", "bonus")) for i, v in enumerate(rd.list(rd.get(doc, "removed", "", []), "removed"))
+        kind_of(v, f"removed[{i}]", ("land", "bonus"))
+        for i, v in enumerate(rd.list(rd.get(doc, "removed", "", []), "removed"))
     )
     # tiles, laid again in order
     raw_tiles = rd.list(rd.get(doc, "tiles", ""), "tiles", 1)
@@ -155,7 +178,9 @@ def state_from_dict(data: Any, profile: Any = None, source: str = "<position>") 
         else:
             entry = frontier.get(cell)
             if entry is None:
-                raise rd.fail(f"{path}.at", f"square {x},{y} is taken or touches no earlier tile with a side (H-PLACE-1)")
+                raise rd.fail(
+                    f"{path}.at", f"square {x},{y} is taken or touches no earlier tile with a side (H-PLACE-1)"
+                )
             if rot not in comp.fits[entry[0]]:
                 raise rd.fail(path, f"{prof.tiles[k].id} turned r{rot} does not continue the edges there (H-PLACE-3)")
             sides = entry[1]
@@ -175,7 +200,8 @@ def state_from_dict(data: Any, profile: Any = None, source: str = "<position>") 
         if used[k] + bag[k] != t.count:
             raise rd.fail(
                 f"stacks.{t.group}.{t.id}",
-                f"{bag[k]} in the stack + {used[k]} laid, drawn or removed makes {bag[k] + used[k]}, but the box has {t.count}",
+                f"{bag[k]} in the stack + {used[k]} laid, drawn or removed makes {bag[k] + used[k]}, "
+                f"but the box has {t.count}",
             )
     land_left = sum(bag[k] for k in prof.land)
     bonus_left = sum(bag[k] for k in prof.bonus)
@@ -217,8 +243,11 @@ def state_from_dict(data: Any, profile: Any = None, source: str = "<position>") 
         g = p.base + local
         seg_kind = comp.seg_kind[local]
         if seg_kind in (SEG_FOREST, SEG_RIVER) and role is not Role.HUT and txn.get(txn.find(g))[3] == 0:
-            raise rd.fail(path, f"a {role} on a completed {'forest' if seg_kind == SEG_FOREST else 'river'} "
-                          "would have gone home (H-RET-1)")
+            raise rd.fail(
+                path,
+                f"a {role} on a completed {'forest' if seg_kind == SEG_FOREST else 'river'} "
+                "would have gone home (H-RET-1)",
+            )
         txn.add_figure(g, seat, role, cult)
         figures.append(Figure(seat, role, tno, spot, g, cult))
         if role is Role.HUT:
@@ -227,20 +256,44 @@ def state_from_dict(data: Any, profile: Any = None, source: str = "<position>") 
             on_map_members[seat] += 1
     for i in range(n):
         if members[i] + on_map_members[i] != prof.members:
-            raise rd.fail(f"players[{i}].members", f"{members[i]} in the supply + {on_map_members[i]} on the map, "
-                          f"but a player has {prof.members} (H-SET-3)")
+            raise rd.fail(
+                f"players[{i}].members",
+                f"{members[i]} in the supply + {on_map_members[i]} on the map, "
+                f"but a player has {prof.members} (H-SET-3)",
+            )
         if huts[i] + on_map_huts[i] != prof.huts:
-            raise rd.fail(f"players[{i}].huts", f"{huts[i]} in the supply + {on_map_huts[i]} on the map, "
-                          f"but a player has {prof.huts} (H-SET-3)")
+            raise rd.fail(
+                f"players[{i}].huts",
+                f"{huts[i]} in the supply + {on_map_huts[i]} on the map, but a player has {prof.huts} (H-SET-3)",
+            )
     # score log
-    log = tuple(_event(rd, e, f"log[{i}]", n, len(placed)) for i, e in enumerate(rd.list(rd.get(doc, "log", "", []), "log")))
+    log = tuple(
+        _event(rd, e, f"log[{i}]", n, len(placed)) for i, e in enumerate(rd.list(rd.get(doc, "log", "", []), "log"))
+    )
     for i in range(n):
         total = sum(e.points for e in log if i in e.winners)
         if total != scores[i]:
             raise rd.fail(f"players[{i}].score", f"is {scores[i]}, but the score log gives {total}")
     return State(
-        prof, tuple(seats), phase, to_move, turn, drawn, tuple(bag), land_left, bonus_left, removed, tuple(scores),
-        tuple(members), tuple(huts), tuple(figures), log, cons, len(placed), frontier, txn.commit(),
+        prof,
+        tuple(seats),
+        phase,
+        to_move,
+        turn,
+        drawn,
+        tuple(bag),
+        land_left,
+        bonus_left,
+        removed,
+        tuple(scores),
+        tuple(members),
+        tuple(huts),
+        tuple(figures),
+        log,
+        cons,
+        len(placed),
+        frontier,
+        txn.commit(),
     )
 
 
@@ -248,11 +301,20 @@ def _event(rd: Reader, node: Any, path: str, n: int, ntiles: int) -> ScoreEvent:
     e = rd.obj(node, path)
     rd.only(e, ("turn", "feature", "tiles", "points", "winners", "figures", "detail", "by", "gold"), path)
     feature = rd.choice(rd.get(e, "feature", path), f"{path}.feature", list(FEATURES))
-    tiles = tuple(rd.integer(t, f"{path}.tiles[{j}]", 0, ntiles - 1) for j, t in enumerate(rd.list(rd.get(e, "tiles", path), f"{path}.tiles")))
-    winners = tuple(_seat(rd, w, f"{path}.winners[{j}]", n) for j, w in enumerate(rd.list(rd.get(e, "winners", path), f"{path}.winners", 0, n)))
+    tiles = tuple(
+        rd.integer(t, f"{path}.tiles[{j}]", 0, ntiles - 1)
+        for j, t in enumerate(rd.list(rd.get(e, "tiles", path), f"{path}.tiles"))
+    )
+    winners = tuple(
+        _seat(rd, w, f"{path}.winners[{j}]", n)
+        for j, w in enumerate(rd.list(rd.get(e, "winners", path), f"{path}.winners", 0, n))
+    )
     if len(set(winners)) != len(winners):
         raise rd.fail(f"{path}.winners", "names a seat twice")
-    figs = tuple(rd.integer(v, f"{path}.figures[{j}]", 0, 99) for j, v in enumerate(rd.list(rd.get(e, "figures", path), f"{path}.figures", n, n)))
+    figs = tuple(
+        rd.integer(v, f"{path}.figures[{j}]", 0, 99)
+        for j, v in enumerate(rd.list(rd.get(e, "figures", path), f"{path}.figures", n, n))
+    )
     detail_raw = rd.obj(rd.get(e, "detail", path, {}), f"{path}.detail")
     detail = tuple((k, rd.integer(v, f"{path}.detail.{k}", 0, 100000)) for k, v in detail_raw.items())
     by_raw = rd.get(e, "by", path, -1)
@@ -290,8 +352,12 @@ def state_from_settings(settings: Mapping[str, Any], source: str = "settings", p
     for i, p in enumerate(raw):
         path = f"settings.players[{i}]"
         p = rd.obj(p, path)
-        players.append((rd.text(rd.get(p, "name", path), f"{path}.name", max_len=40),
-                        rd.text(p.get("colour", "grey"), f"{path}.colour", max_len=20)))
+        players.append(
+            (
+                rd.text(rd.get(p, "name", path), f"{path}.name", max_len=40),
+                rd.text(p.get("colour", "grey"), f"{path}.colour", max_len=20),
+            )
+        )
     return new_game(players, prof)
 
 

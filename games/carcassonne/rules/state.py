@@ -112,8 +112,8 @@ class ScoreEvent(NamedTuple):
         }
 
 
-Cons = Optional[tuple[Placement, "Cons"]]
-FrontierEntry = tuple[int, tuple[Optional[tuple[int, int, int]], ...]]
+Cons = Optional[tuple[Placement, "Cons"]]  # noqa: UP045 - a recursive alias needs the string form
+FrontierEntry = tuple[int, tuple[tuple[int, int, int] | None, ...]]
 """``(constraint, sides)``: per side None (nothing there) or the neighbour's nodes facing it, aligned
 to the empty square's own ports ``(edge feature, meadow at half 0, meadow at half 1)``."""
 
@@ -175,7 +175,7 @@ class State(NamedTuple):
     land_left: int
     bonus_left: int
     removed: tuple[int, ...]
-    """Tiles that fitted nowhere and left the game (H-DRAW-3), in order."""
+    """Tiles that fitted nowhere and left the game (H-DRAW-2), in order."""
     scores: tuple[int, ...]
     members: tuple[int, ...]
     huts: tuple[int, ...]
@@ -277,9 +277,9 @@ class State(NamedTuple):
 
 
 __all__ = [
+    "EMPTY_DSU",
     "Cons",
     "Dsu",
-    "EMPTY_DSU",
     "Figure",
     "FrontierEntry",
     "Phase",

@@ -123,12 +123,7 @@ class Segment:
     def animals(self) -> int:
         """The meadow's contents packed (see :data:`ANIMALS`)."""
         return (
-            self.deer
-            | self.mammoths << 8
-            | self.tigers << 16
-            | self.aurochs << 24
-            | self.fire << 32
-            | self.cult << 40
+            self.deer | self.mammoths << 8 | self.tigers << 16 | self.aurochs << 24 | self.fire << 32 | self.cult << 40
         )
 
     def to_view(self) -> dict[str, Any]:
@@ -209,9 +204,9 @@ class Compiled:
         "river_open",
         "scoring_locals",
         "seg_kind",
+        "spot_local",
         "sys_groups",
         "sys_records",
-        "spot_local",
         "sys_root",
         "touch",
         "water",
@@ -263,9 +258,7 @@ class Compiled:
         self.goldmush = tuple(s.gold | s.mushrooms << 8 for s in segs)
         self.river_open = tuple(len(s.sides) if s.kind == SEG_RIVER else 0 for s in segs)
         lake_locals = [i for i, s in enumerate(segs) if s.kind == SEG_LAKE]
-        self.river_lake = tuple(
-            lake_locals[s.lake] if s.kind == SEG_RIVER and s.end == "lake" else -1 for s in segs
-        )
+        self.river_lake = tuple(lake_locals[s.lake] if s.kind == SEG_RIVER and s.end == "lake" else -1 for s in segs)
         self.lake_fish = tuple(s.fish for s in segs)
         self.meadow_animals = tuple(s.animals() if s.kind == SEG_MEADOW else 0 for s in segs)
         self.scoring_locals = tuple(i for i, s in enumerate(segs) if s.kind in (SEG_FOREST, SEG_RIVER))
@@ -409,7 +402,13 @@ def parse_tile(rd: SourceReader, node: Any, path: str, group: str) -> TileType:
                 raise rd.fail(f"{fp}.sides", f"side {SIDES[s]} already belongs to {covered[s]}")
             covered[s] = f"forest {i}"
         segs.append(
-            Segment(SEG_FOREST, i, sides=tuple(sides), gold=_count(rd, f, "gold", fp), mushrooms=_count(rd, f, "mushrooms", fp))
+            Segment(
+                SEG_FOREST,
+                i,
+                sides=tuple(sides),
+                gold=_count(rd, f, "gold", fp),
+                mushrooms=_count(rd, f, "mushrooms", fp),
+            )
         )
     lakes_raw = rd.list(rd.get(node, "lakes", path, []), f"{path}.lakes", 0, 8)
     # rivers
@@ -453,8 +452,19 @@ def parse_tile(rd: SourceReader, node: Any, path: str, group: str) -> TileType:
             if h in hcovered:
                 raise rd.fail(f"{mp}.sides", f"half-side {HALVES[h]} already belongs to meadow {hcovered[h]}")
             hcovered[h] = i
-        counts = {a: _count(rd, m, a, mp) for a in ANIMALS}
-        segs.append(Segment(SEG_MEADOW, i, halves=tuple(sorted(halves)), **counts))
+        segs.append(
+            Segment(
+                SEG_MEADOW,
+                i,
+                halves=tuple(sorted(halves)),
+                deer=_count(rd, m, "deer", mp),
+                mammoths=_count(rd, m, "mammoths", mp),
+                tigers=_count(rd, m, "tigers", mp),
+                aurochs=_count(rd, m, "aurochs", mp),
+                fire=_count(rd, m, "fire", mp),
+                cult=_count(rd, m, "cult", mp),
+            )
+        )
     for s in range(4):
         if edges[s] in (FOREST, RIVER) and s not in covered:
             what = "forest" if edges[s] == FOREST else "river"
@@ -478,10 +488,16 @@ def parse_profile(data: Any, source: str = "<profile>") -> BoxProfile:
         raise rd.fail("version", f"must be {PROFILE_VERSION}, got {show(doc.get('version'))}")
     name = rd.text(rd.get(doc, "name", ""), "name")
     comp = rd.obj(rd.get(doc, "components", ""), "components")
-    rd.only(comp, ("land_tiles", "bonus_tiles", "members_per_player", "huts_per_player", "_source", "_sources"), "components")
+    rd.only(
+        comp,
+        ("land_tiles", "bonus_tiles", "members_per_player", "huts_per_player", "_source", "_sources"),
+        "components",
+    )
     land_total = rd.integer(rd.get(comp, "land_tiles", "components"), "components.land_tiles", 1, 500)
     bonus_total = rd.integer(rd.get(comp, "bonus_tiles", "components"), "components.bonus_tiles", 0, 200)
-    members = rd.integer(rd.get(comp, "members_per_player", "components"), "components.members_per_player", 0, MAX_MEMBERS)
+    members = rd.integer(
+        rd.get(comp, "members_per_player", "components"), "components.members_per_player", 0, MAX_MEMBERS
+    )
     huts = rd.integer(rd.get(comp, "huts_per_player", "components"), "components.huts_per_player", 0, MAX_MEMBERS)
     tiles = [parse_tile(rd, rd.get(doc, "start", ""), "start", "start")]
     for group in ("land", "bonus"):
@@ -522,7 +538,9 @@ def parse_profile(data: Any, source: str = "<profile>") -> BoxProfile:
 
 def load_profile(path: str | Path) -> BoxProfile:
     """Read and validate a profile file."""
-    return parse_profile(parse_json(read_bytes(path, "the box profile", ProfileError), str(path), ProfileError), str(path))
+    return parse_profile(
+        parse_json(read_bytes(path, "the box profile", ProfileError), str(path), ProfileError), str(path)
+    )
 
 
 _DEFAULT: list[BoxProfile] = []
@@ -561,14 +579,14 @@ def profile_spec(profile: BoxProfile) -> Any:
 
 __all__ = [
     "ANIMALS",
-    "BoxProfile",
-    "Compiled",
     "DELTA",
     "HALVES",
     "PROFILE_FORMAT",
     "ROLES_OF_SEG",
-    "Role",
     "SIDES",
+    "BoxProfile",
+    "Compiled",
+    "Role",
     "Segment",
     "TileType",
     "cell_key",

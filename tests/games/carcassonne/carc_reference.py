@@ -138,7 +138,7 @@ class Features:
                         queue.append(nxt)
             self.systems.append(comp)
 
-    def segment(self, node: tuple[int, int]):  # noqa: ANN201 - test helper
+    def segment(self, node: tuple[int, int]):
         p = self.tiles[node[0]]
         return self.state.profile.tiles[p.kind].segments[node[1]]
 
