@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from datafile import DataFileError, read_json
-from datafile.provenance import ProfilePathError, mark_checked
+from datafile.provenance import ProfilePathError
 from games.carcassonne.page.view import catalog
 from games.carcassonne.rules.errors import ProfileError
-from games.carcassonne.rules.tiles import BoxProfile, default_profile, load_profile, parse_profile
+from games.carcassonne.rules.tiles import BoxProfile, default_profile, load_profile, mark_checked, parse_profile
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -189,9 +189,7 @@ class CarcassonneProfiles:
 
     def mark_checked(self, raw: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
         """The document with ``paths`` marked as checked against the owner's box."""
-        from datafile.provenance import mark_checked
-
-        return mark_checked(dict(raw), list(paths))
+        return tiles.mark_checked(raw, paths)
 
 
 def _page() -> PageModule:

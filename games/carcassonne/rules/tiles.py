@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import resources
@@ -28,7 +28,8 @@ from typing import Any
 
 from datafile import DataFileError as _BaseDataFileError
 from datafile import parse_json, read_bytes, show
-from datafile.provenance import SourceReader, provisional_paths, source_of
+from datafile.provenance import CHECKED_NOTE, SourceReader, provisional_paths, source_of, split_path
+from datafile.provenance import mark_checked as _mark_checked
 from games.carcassonne.rules.errors import ProfileError
 
 PROFILE_FORMAT = "carcassonne-box-profile"
@@ -69,6 +70,9 @@ class Role(StrEnum):
     FISHER = "fisher"
     HUNTER = "hunter"
     HUT = "hut"
+
+    def __repr__(self) -> str:
+        return f"Role.{self.name}"
 
 
 ROLES_OF_SEG: dict[int, tuple[Role, ...]] = {
@@ -571,6 +575,20 @@ def resolve_profile(spec: Any, source: str = "settings") -> BoxProfile:
     raise ProfileError(source, "profile", f'must be "default", a file path or an object, got {show(spec)}')
 
 
+def mark_checked(raw: Mapping[str, Any], paths: Sequence[str], field: str = "checked") -> dict[str, Any]:
+    """:func:`datafile.provenance.mark_checked`, and a path naming a whole tile (or another object
+    with its own ``_source``) also has that ``_source`` marked: otherwise the object's own provenance,
+    read after its parent's ``_sources``, would still win."""
+    doc = _mark_checked(raw, list(paths), field)
+    for path in paths:
+        node: Any = doc
+        for part in split_path(path):
+            node = node[part]
+        if isinstance(node, dict) and "_source" in node:
+            node["_source"] = CHECKED_NOTE
+    return doc
+
+
 def profile_spec(profile: BoxProfile) -> Any:
     """How settings and positions refer to a profile: ``"default"`` for the shipped one, else the
     whole document."""
@@ -593,6 +611,7 @@ __all__ = [
     "cell_xy",
     "default_profile",
     "load_profile",
+    "mark_checked",
     "parse_profile",
     "profile_spec",
     "resolve_profile",
