@@ -34,6 +34,7 @@ from games.carcassonne.rules.state import (
     State,
     find,
     majority,
+    record,
     unpack_figs,
 )
 from games.carcassonne.rules.tiles import (
@@ -55,6 +56,8 @@ from games.carcassonne.rules.tiles import (
 )
 
 NO_SIDES: tuple[None, None, None, None] = (None, None, None, None)
+_mk = tuple.__new__
+"""Builds a State from its fields in order (faster than the generated constructor)."""
 ROLE_FEATURE = {Role.GATHERER: "forest", Role.FISHER: "river", Role.HUNTER: "meadow", Role.HUT: "river system"}
 
 
@@ -82,52 +85,54 @@ def _w(arr: list[list[Any]], own: set[int], c: int) -> list[Any]:
 
 
 class _Txn:
-    """One move's edit of the union-finds: chunks are copied when first written (copy-on-write)."""
+    """One move's edit of the union-finds: chunks are copied when first written (copy-on-write).
 
-    __slots__ = ("info", "n", "own_info", "own_par", "own_sinfo", "own_spar", "par", "sinfo", "sn", "spar")
+    An entry of ``nodes`` (``systems``) is a parent node number, or at a root the feature (system)
+    record itself."""
+
+    __slots__ = ("n", "nodes", "own_n", "own_s", "sn", "systems")
 
     def __init__(self, dsu: Dsu) -> None:
-        self.par = list(dsu.par)
-        self.info = list(dsu.info)
-        self.spar = list(dsu.spar)
-        self.sinfo = list(dsu.sinfo)
-        self.own_par: set[int] = set()
-        self.own_info: set[int] = set()
-        self.own_spar: set[int] = set()
-        self.own_sinfo: set[int] = set()
+        self.nodes = list(dsu.nodes)
+        self.systems = list(dsu.systems)
+        self.own_n: set[int] = set()
+        self.own_s: set[int] = set()
         self.n = dsu.n
         self.sn = dsu.sn
 
     def commit(self) -> Dsu:
-        return Dsu(tuple(self.par), tuple(self.info), tuple(self.spar), tuple(self.sinfo), self.n, self.sn)
+        return Dsu(tuple(self.nodes), tuple(self.systems), self.n, self.sn)
 
     def find(self, g: int) -> int:
-        par = self.par
+        nodes = self.nodes
         while True:
-            p = par[g >> CHUNK_BITS][g & CHUNK_MASK]
-            if p == g:
+            v = nodes[g >> CHUNK_BITS][g & CHUNK_MASK]
+            if v.__class__ is tuple:
                 return g
-            g = p
+            g = v
 
     def sfind(self, g: int) -> int:
-        par = self.spar
+        systems = self.systems
         while True:
-            p = par[g >> CHUNK_BITS][g & CHUNK_MASK]
-            if p == g:
+            v = systems[g >> CHUNK_BITS][g & CHUNK_MASK]
+            if v.__class__ is tuple:
                 return g
-            g = p
+            g = v
 
     def get(self, r: int) -> tuple[Any, ...]:
-        return self.info[r >> CHUNK_BITS][r & CHUNK_MASK]
+        """The record at root ``r``."""
+        rec: tuple[Any, ...] = self.nodes[r >> CHUNK_BITS][r & CHUNK_MASK]
+        return rec
 
     def sget(self, r: int) -> tuple[Any, ...]:
-        return self.sinfo[r >> CHUNK_BITS][r & CHUNK_MASK]
+        rec: tuple[Any, ...] = self.systems[r >> CHUNK_BITS][r & CHUNK_MASK]
+        return rec
 
     def set_info(self, r: int, val: tuple[Any, ...]) -> None:
-        _w(self.info, self.own_info, r >> CHUNK_BITS)[r & CHUNK_MASK] = val
+        _w(self.nodes, self.own_n, r >> CHUNK_BITS)[r & CHUNK_MASK] = val
 
     def set_sinfo(self, r: int, val: tuple[Any, ...]) -> None:
-        _w(self.sinfo, self.own_sinfo, r >> CHUNK_BITS)[r & CHUNK_MASK] = val
+        _w(self.systems, self.own_s, r >> CHUNK_BITS)[r & CHUNK_MASK] = val
 
     def join(self, a: int, b: int, dec: int) -> None:
         """Join the forests or meadows of nodes ``a`` and ``b``; ``dec`` open edges are used up (2 for
@@ -143,8 +148,8 @@ class _Txn:
         merged = (ia[0], ia[1] + ib[1], ia[2] + ib[2], ia[3] + ib[3] - dec, ia[4] | ib[4], ia[5] + ib[5])
         if ia[1] < ib[1]:
             ra, rb = rb, ra
-        _w(self.par, self.own_par, rb >> CHUNK_BITS)[rb & CHUNK_MASK] = ra
-        self.set_info(ra, merged)
+        _w(self.nodes, self.own_n, rb >> CHUNK_BITS)[rb & CHUNK_MASK] = ra
+        _w(self.nodes, self.own_n, ra >> CHUNK_BITS)[ra & CHUNK_MASK] = merged
 
     def join_river(self, a: int, b: int) -> None:
         """Join the rivers of nodes ``a`` and ``b`` across a matched river edge, and their systems."""
@@ -159,8 +164,8 @@ class _Txn:
         merged = (ia[0], ia[1] + ib[1], ia[2] + ib[2], ia[3] + ib[3] - 2, ia[4] | ib[4], ia[5] + ib[5], ia[6])
         if ia[1] < ib[1]:
             ra, rb = rb, ra
-        _w(self.par, self.own_par, rb >> CHUNK_BITS)[rb & CHUNK_MASK] = ra
-        self.set_info(ra, merged)
+        _w(self.nodes, self.own_n, rb >> CHUNK_BITS)[rb & CHUNK_MASK] = ra
+        _w(self.nodes, self.own_n, ra >> CHUNK_BITS)[ra & CHUNK_MASK] = merged
 
     def sjoin(self, a: int, b: int) -> None:
         """Join two river systems (H-HUT-1)."""
@@ -173,8 +178,8 @@ class _Txn:
         merged = (ia[0] + ib[0], ia[1] + ib[1], ia[2] + ib[2], ia[3] | ib[3])
         if ia[0] < ib[0]:
             ra, rb = rb, ra
-        _w(self.spar, self.own_spar, rb >> CHUNK_BITS)[rb & CHUNK_MASK] = ra
-        self.set_sinfo(ra, merged)
+        _w(self.systems, self.own_s, rb >> CHUNK_BITS)[rb & CHUNK_MASK] = ra
+        _w(self.systems, self.own_s, ra >> CHUNK_BITS)[ra & CHUNK_MASK] = merged
 
     def lay(
         self,
@@ -201,19 +206,14 @@ class _Txn:
                 recs.append((k, 1, 0, x3, tbit, x5))
         c = base >> CHUNK_BITS
         if c == (base + nseg - 1) >> CHUNK_BITS:
-            _w(self.par, self.own_par, c).extend(range(base, base + nseg))
-            _w(self.info, self.own_info, c).extend(recs)
+            _w(self.nodes, self.own_n, c).extend(recs)
         else:  # the tile's nodes straddle two chunks
             for local in range(nseg):
-                g = base + local
-                _w(self.par, self.own_par, g >> CHUNK_BITS).append(g)
-                _w(self.info, self.own_info, g >> CHUNK_BITS).append(recs[local])
+                _w(self.nodes, self.own_n, (base + local) >> CHUNK_BITS).append(recs[local])
         self.n = base + nseg
         if comp.sys_records:
             for j, (size, fish) in enumerate(comp.sys_records):
-                g = sbase + j
-                _w(self.spar, self.own_spar, g >> CHUNK_BITS).append(g)
-                _w(self.sinfo, self.own_sinfo, g >> CHUNK_BITS).append((size, fish, 0, tbit))
+                _w(self.systems, self.own_s, (sbase + j) >> CHUNK_BITS).append((size, fish, 0, tbit))
             self.sn = sbase + len(comp.sys_records)
         ports = comp.ports[rot]
         edges = comp.edges[rot]
@@ -462,7 +462,7 @@ def free_spots(state: State, laid: Laid) -> list[tuple[Role, str]]:
         return []
     txn, base = laid.txn, laid.base
     out: list[tuple[Role, str]] = []
-    for local, role, spot in options_of(state.profile, state.drawn):
+    for local, role, spot in laid.comp.options:
         if role is Role.HUT:
             if hut and not txn.sget(txn.system_of(base + local))[2]:
                 out.append((role, spot))
@@ -592,9 +592,32 @@ def apply(state: State, move: Move) -> State:
         kind = _check_draw(state, move)
         bag = list(state.bag)
         bag[kind] -= 1
+        head, tail = state[:2], state[9:]  # (profile, seats) … (removed, …)
         if move.bonus:
-            return state._replace(phase=Phase.BONUS_PLACE, drawn=kind, bag=tuple(bag), bonus_left=state.bonus_left - 1)
-        return state._replace(phase=Phase.PLACE, drawn=kind, bag=tuple(bag), land_left=state.land_left - 1)
+            fields = (
+                *head,
+                Phase.BONUS_PLACE,
+                state.to_move,
+                state.turn,
+                kind,
+                tuple(bag),
+                state.land_left,
+                state.bonus_left - 1,
+                *tail,
+            )
+        else:
+            fields = (
+                *head,
+                Phase.PLACE,
+                state.to_move,
+                state.turn,
+                kind,
+                tuple(bag),
+                state.land_left - 1,
+                state.bonus_left,
+                *tail,
+            )
+        return _mk(State, fields)
     if isinstance(move, Discard):
         _check_discard(state, move)
         removed = (*state.removed, state.drawn)
@@ -681,29 +704,40 @@ def _apply_place(state: State, move: Place) -> State:
         members = tuple(mem)
         log = log + tuple(events)
     x, y = cell_xy(laid.cell)
-    nxt = State(
-        prof,
-        state.seats,
-        state.phase,
-        seat,
-        state.turn,
-        -1,
-        state.bag,
-        state.land_left,
-        state.bonus_left,
-        state.removed,
-        scores,
-        members,
-        huts,
-        figures,
-        log,
-        (Placement(tile_no, x, y, state.drawn, move.rot, base, seat), state.tiles),
-        tile_no + 1,
-        laid.frontier,
-        txn.commit(),
-    )
+    phase = state.phase
+    turn = state.turn
     if gold and not bonus_tile and state.bonus_left > 0:
-        return nxt._replace(phase=Phase.BONUS_DRAW)  # H-GOLD-1 (one per turn: H-GOLD-4)
+        phase = Phase.BONUS_DRAW  # H-GOLD-1 (one per turn: H-GOLD-4)
+    elif state.land_left > 0:
+        phase = Phase.DRAW
+        seat = (seat + 1) % n
+        turn += 1
+    nxt = _mk(
+        State,
+        (
+            prof,
+            state.seats,
+            phase,
+            seat,
+            turn,
+            -1,
+            state.bag,
+            state.land_left,
+            state.bonus_left,
+            state.removed,
+            scores,
+            members,
+            huts,
+            figures,
+            log,
+            (Placement(tile_no, x, y, state.drawn, move.rot, base, state.to_move), state.tiles),
+            tile_no + 1,
+            laid.frontier,
+            txn.commit(),
+        ),
+    )
+    if phase is Phase.DRAW or phase is Phase.BONUS_DRAW:
+        return nxt
     return _end_turn(nxt)
 
 
@@ -730,13 +764,12 @@ def final_events(state: State) -> list[ScoreEvent]:
     systems: dict[int, list[Figure]] = {}
     for f in state.figures:
         if f.role is Role.HUNTER:
-            meadows.setdefault(find(dsu.par, f.node), []).append(f)
+            meadows.setdefault(find(dsu.nodes, f.node), []).append(f)
         elif f.role is Role.HUT:
-            r = find(dsu.par, f.node)
-            systems.setdefault(find(dsu.spar, dsu.info[r >> CHUNK_BITS][r & CHUNK_MASK][6]), []).append(f)
+            systems.setdefault(find(dsu.systems, record(dsu.nodes, f.node)[6]), []).append(f)
     out = []
     for r, figs in meadows.items():
-        info = dsu.info[r >> CHUNK_BITS][r & CHUNK_MASK]
+        info = dsu.nodes[r >> CHUNK_BITS][r & CHUNK_MASK]
         a = info[3]
         deer, mammoths, tigers, aurochs, fire = (
             a & 0xFF,
@@ -765,7 +798,7 @@ def final_events(state: State) -> list[ScoreEvent]:
         )
         out.append(ScoreEvent(state.turn, "hunters", _bits(info[4]), points, winners, tuple(counts), detail))
     for r, figs in systems.items():
-        sinfo = dsu.sinfo[r >> CHUNK_BITS][r & CHUNK_MASK]
+        sinfo = dsu.systems[r >> CHUNK_BITS][r & CHUNK_MASK]
         counts = [0] * n
         for f in figs:
             counts[f.seat] += 1

@@ -112,7 +112,7 @@ def sample_chance(state: State, rng: random.Random) -> Draw:
         raise ValueError(f"no tile is drawn now ({state.phase})")
     lo = kinds[0]  # the types of a stack are contiguous in the profile
     cum = list(accumulate(state.bag[lo : kinds[-1] + 1]))
-    return draw_moves(prof)[lo + bisect_right(cum, rng.randrange(left))]
+    return draw_moves(prof)[lo + bisect_right(cum, int(rng.random() * left))]
 
 
 def overview(state: State) -> list[dict[str, Any]]:

@@ -30,25 +30,26 @@ class RandomPlayer:
 
     def choose(self, state: State) -> Move:
         _decision(state)
-        rng = self.rng
+        rnd = self.rng.random
         fits = state.profile.compiled[state.drawn].fits
-        items = list(state.frontier.items())
+        frontier = state.frontier
+        cells = list(frontier)
         found = None
         for _ in range(PROBES):
-            cell, entry = items[rng.randrange(len(items))]
-            rots = fits[entry[0]]
+            cell = cells[int(rnd() * len(cells))]
+            rots = fits[frontier[cell][0]]
             if rots:
-                found = (cell, rots[rng.randrange(len(rots))])
+                found = (cell, rots[int(rnd() * len(rots))])
                 break
         if found is None:
             pl = placements(state)
             if not pl:
                 return Discard()
-            found = pl[rng.randrange(len(pl))]
+            found = pl[int(rnd() * len(pl))]
         cell, rot = found
         x, y = cell_xy(cell)
         opts = free_spots(state, lay(state, cell, rot))
-        k = rng.randrange(len(opts) + 1)
+        k = int(rnd() * (len(opts) + 1))
         if k == len(opts):
             return Place(x, y, rot)
         role, spot = opts[k]
@@ -65,11 +66,11 @@ def potential(state: State, seat: int) -> float:
     for f in state.figures:
         if f.seat != seat or f.role not in (Role.GATHERER, Role.FISHER):
             continue
-        r = find(dsu.par, f.node)
+        r = find(dsu.nodes, f.node)
         if r in seen:
             continue
         seen.add(r)
-        info = dsu.info[r >> CHUNK_BITS][r & CHUNK_MASK]
+        info = dsu.nodes[r >> CHUNK_BITS][r & CHUNK_MASK]
         counts = [(info[2] >> (FIG_BITS * i)) & FIG_MASK for i in range(n)]
         if counts[seat] < max(counts):
             continue

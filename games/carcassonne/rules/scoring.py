@@ -60,11 +60,11 @@ def features(state: State) -> list[dict[str, Any]]:
     for f in state.figures:
         if f.role not in (Role.GATHERER, Role.FISHER):
             continue
-        r = find(dsu.par, f.node)
+        r = find(dsu.nodes, f.node)
         if r in seen:
             continue
         seen.add(r)
-        info = dsu.info[r >> CHUNK_BITS][r & CHUNK_MASK]
+        info = dsu.nodes[r >> CHUNK_BITS][r & CHUNK_MASK]
         figs = unpack_figs(info[2], n)
         tiles = info[4].bit_count()
         if info[0] == SEG_FOREST:

@@ -9,7 +9,8 @@ bags, supplies, scores, the figures on the map, the score log — and three shar
   it must continue, 0 if open) and, per side, the neighbour's features there. A new one is a copy of
   the old one with the few changed squares (the frontier is the map's perimeter, not its area);
 * ``dsu``: the features as a union-find over tile segments (one node per segment), stored in chunks of
-  32 nodes. A move copies only the chunks it writes (copy-on-write), so the map is never copied.
+  32 nodes; an entry is the node's parent, or at a root the feature record. A move copies only the
+  chunks it writes (copy-on-write), so the map is never copied.
 
 Feature records, kept at each root node (all fields are integers or tuples, so merging is cheap):
 
@@ -119,27 +120,35 @@ to the empty square's own ports ``(edge feature, meadow at half 0, meadow at hal
 
 
 class Dsu(NamedTuple):
-    """The feature union-find (``par``, ``info``; ``n`` nodes) and the river-system one (``spar``,
-    ``sinfo``; ``sn`` nodes), in chunks of 32 nodes."""
+    """The feature union-find (``nodes``, ``n`` of them) and the river-system one (``systems``,
+    ``sn``), in chunks of 32: an entry is its parent's number, or at a root the record itself."""
 
-    par: tuple[list[int], ...]
-    info: tuple[list[tuple[Any, ...]], ...]
-    spar: tuple[list[int], ...]
-    sinfo: tuple[list[tuple[Any, ...]], ...]
+    nodes: tuple[list[Any], ...]
+    systems: tuple[list[Any], ...]
     n: int
     sn: int
 
 
-EMPTY_DSU = Dsu((), (), (), (), 0, 0)
+EMPTY_DSU = Dsu((), (), 0, 0)
 
 
-def find(par: Any, g: int) -> int:
-    """The root of node ``g`` in chunked parent array ``par``."""
+def find(arr: Any, g: int) -> int:
+    """The root of node ``g`` in the chunked union-find ``arr``."""
     while True:
-        p: int = par[g >> CHUNK_BITS][g & CHUNK_MASK]
-        if p == g:
+        v = arr[g >> CHUNK_BITS][g & CHUNK_MASK]
+        if v.__class__ is tuple:
             return g
-        g = p
+        g = v
+
+
+def record(arr: Any, g: int) -> tuple[Any, ...]:
+    """The record of node ``g``'s root."""
+    while True:
+        v = arr[g >> CHUNK_BITS][g & CHUNK_MASK]
+        if v.__class__ is tuple:
+            rec: tuple[Any, ...] = v
+            return rec
+        g = v
 
 
 def unpack_figs(figs: int, n: int) -> list[int]:
@@ -259,21 +268,19 @@ class State(NamedTuple):
 
     def feature(self, node: int) -> tuple[Any, ...]:
         """The feature record of the feature that segment node ``node`` belongs to."""
-        r = find(self.dsu.par, node)
-        return self.dsu.info[r >> CHUNK_BITS][r & CHUNK_MASK]
+        return record(self.dsu.nodes, node)
 
     def root(self, node: int) -> int:
         """The root node of ``node``'s feature."""
-        return find(self.dsu.par, node)
+        return find(self.dsu.nodes, node)
 
     def system_root(self, node: int) -> int:
         """The river-system root of a river or lake node."""
-        return find(self.dsu.spar, self.feature(node)[6])
+        return find(self.dsu.systems, self.feature(node)[6])
 
     def system(self, node: int) -> tuple[Any, ...]:
         """The river-system record ``(size, fish, huts, tiles)`` of a river or lake node."""
-        r = self.system_root(node)
-        return self.dsu.sinfo[r >> CHUNK_BITS][r & CHUNK_MASK]
+        return record(self.dsu.systems, self.feature(node)[6])
 
 
 __all__ = [
@@ -290,5 +297,6 @@ __all__ = [
     "find",
     "iter_tiles",
     "majority",
+    "record",
     "unpack_figs",
 ]

@@ -37,15 +37,34 @@ CULT = T("cult", "MMMM", count=1, meadows=(("N E S W", {"cult": 1}),))
 BONUS_FOREST_GOLD = T("bgold", "FMMM", count=1, forests=(("N", {"gold": 1}),), meadows=("E S W",))
 
 LAND = [
-    FILLER, FOREST_N, FOREST_NS, FOREST_N_GOLD, LAKE_E1, LAKE_W2, RIVER_EW, SPRING_W, SEP, FFFF, BEND, FRMR,
-    LAKE2, SPRING_S, LAKE_N3, DEER2, TIGER2,
+    FILLER,
+    FOREST_N,
+    FOREST_NS,
+    FOREST_N_GOLD,
+    LAKE_E1,
+    LAKE_W2,
+    RIVER_EW,
+    SPRING_W,
+    SEP,
+    FFFF,
+    BEND,
+    FRMR,
+    LAKE2,
+    SPRING_S,
+    LAKE_N3,
+    DEER2,
+    TIGER2,
 ]
 BONUS = [AUROCHS, FIRE, MUSH, CULT, BONUS_FOREST_GOLD]
 
 
 def box(land: list[dict] | None = None, bonus: list[dict] | None = None, **kw: int) -> dict:
     """The test box (all the tiles above), or one with other tiles."""
-    return profile(land if land is not None else [dict(t) for t in LAND], bonus if bonus is not None else [dict(t) for t in BONUS], **kw)
+    return profile(
+        land if land is not None else [dict(t) for t in LAND],
+        bonus if bonus is not None else [dict(t) for t in BONUS],
+        **kw,
+    )
 
 
 def counts(doc: dict, **new: int) -> dict:

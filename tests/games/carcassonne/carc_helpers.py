@@ -18,7 +18,7 @@ PLAYERS = ("Rot", "Blau", "Gelb", "Grün")
 RED, BLUE, YELLOW, GREEN = 0, 1, 2, 3
 
 
-def T(  # noqa: N802 - reads like a tile
+def T(
     tid: str,
     edges: str,
     count: int = 1,
@@ -142,8 +142,13 @@ def build(
         "version": 1,
         "profile": doc,
         "players": [
-            {"name": PLAYERS[i], "colour": "grey", "score": 0, "members": prof.members - on_map[i],
-             "huts": prof.huts - huts_on[i]}
+            {
+                "name": PLAYERS[i],
+                "colour": "grey",
+                "score": 0,
+                "members": prof.members - on_map[i],
+                "huts": prof.huts - huts_on[i],
+            }
             for i in range(players)
         ],
         "phase": phase,

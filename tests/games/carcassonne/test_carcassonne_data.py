@@ -50,7 +50,9 @@ def test_H_COMP_1_the_default_box_has_78_land_tiles_a_volcano_and_12_bonus_tiles
 def test_H_COMP_1_totals_that_do_not_add_up_are_refused_naming_the_field():
     doc = copy.deepcopy(dict(default_profile().raw))
     doc["land"][0]["count"] += 1
-    with pytest.raises(ProfileError, match=r"^p: land: the counts add up to 79 tiles, but components.land_tiles says 78$"):
+    with pytest.raises(
+        ProfileError, match=r"^p: land: the counts add up to 79 tiles, but components.land_tiles says 78$"
+    ):
         parse_profile(doc, "p")
     doc = copy.deepcopy(dict(default_profile().raw))
     doc["components"]["bonus_tiles"] = 11
@@ -124,8 +126,10 @@ def test_a_profile_with_other_figures_and_tiles_plays_to_the_end():
     while not rec.state.is_over:
         s = rec.state
         rec.push(sample_chance(s, rng) if s.is_chance else pols[s.to_move].choose(s))
-    assert rec.state.land_left == 0 and all(m + sum(1 for f in rec.state.figures if f.seat == i and f.role is not Role.HUT) == 2
-                                            for i, m in enumerate(rec.state.members))
+    assert rec.state.land_left == 0 and all(
+        m + sum(1 for f in rec.state.figures if f.seat == i and f.role is not Role.HUT) == 2
+        for i, m in enumerate(rec.state.members)
+    )
     again = Record.from_dict(GAME, json.loads(json.dumps(rec.to_dict())))
     assert again.state == rec.state
 
@@ -135,20 +139,40 @@ def test_a_profile_with_other_figures_and_tiles_plays_to_the_end():
 
 @pytest.mark.parametrize(
     "move",
-    [Draw("L07"), Draw("B-fire", True), Place(2, -1, 3), Place(-10, 4, 0, Role.HUNTER, "m1"), Place(0, 1, 2, Role.HUT, "l0"),
-     Discard()],
+    [
+        Draw("L07"),
+        Draw("B-fire", True),
+        Place(2, -1, 3),
+        Place(-10, 4, 0, Role.HUNTER, "m1"),
+        Place(0, 1, 2, Role.HUT, "l0"),
+        Discard(),
+    ],
 )
 def test_move_text_round_trips_and_repr_pastes_back(move):
     assert parse_move(str(move)) == move and str(parse_move(str(move))) == str(move)
-    from games.carcassonne.rules.moves import Discard as Di, Draw as Dr, Place as Pl  # noqa: F401
+    from games.carcassonne.rules.moves import Discard as Di
+    from games.carcassonne.rules.moves import Draw as Dr
+    from games.carcassonne.rules.moves import Place as Pl
 
-    assert eval(repr(move), {"Draw": Dr, "Place": Pl, "Discard": Di, "Role": Role}) == move  # noqa: S307
+    assert eval(repr(move), {"Draw": Dr, "Place": Pl, "Discard": Di, "Role": Role}) == move
 
 
 @pytest.mark.parametrize(
     "text",
-    ["", "draw", "draw two words", "place 1 r0", "place 1,0 r4", "place 1,0 r0 wizard m0", "place 1,0 r0 hunter x0",
-     "place 1,0 r0 hunter", "discard now", "bonus", "place 12345,0 r0", None],
+    [
+        "",
+        "draw",
+        "draw two words",
+        "place 1 r0",
+        "place 1,0 r4",
+        "place 1,0 r0 wizard m0",
+        "place 1,0 r0 hunter x0",
+        "place 1,0 r0 hunter",
+        "discard now",
+        "bonus",
+        "place 12345,0 r0",
+        None,
+    ],
 )
 def test_text_that_is_no_move_is_an_invalid_move_error_quoting_it(text):
     with pytest.raises(InvalidMoveError) as exc:
@@ -176,7 +200,7 @@ def random_states(seed: int, players: int = 3):
 
 def test_positions_round_trip_exactly_through_json():
     states = random_states(11)
-    for s in states[::7] + [states[-1]]:
+    for s in [*states[::7], states[-1]]:
         doc = json.loads(json.dumps(state_to_dict(s)))
         back = state_from_dict(doc, None, "pos")
         assert back == s and state_to_dict(back) == doc
@@ -208,7 +232,8 @@ def corrupt(doc, path, value):
     [
         (("format",), "chess-position", "format"),
         (("phase",), "lunch", "phase"),
-        (("players", 0, "members"), 4, "players[0].members"),
+        (("players", 0, "members"), 9, "players[0].members"),
+        (("players", 0, "huts"), -1, "players[0].huts"),
         (("players", 1, "score"), 1, "players[1].score"),
         (("tiles", 3, "at"), [40, 40], "tiles[3].at"),
         (("tiles", 3, "rot"), 7, "tiles[3].rot"),
@@ -278,5 +303,5 @@ def test_settings_name_the_field():
         GAME.rules.new_state({"players": [{"name": "A"}]}, "s")
     with pytest.raises(DataFileError, match=r"^s: profile: format: must be 'carcassonne-box-profile'"):
         GAME.rules.new_state({"players": [{"name": "A"}, {"name": "B"}], "profile": {"format": "x"}}, "s")
-    with pytest.raises(ProfileError, match="no-such-file.json"):
+    with pytest.raises(ProfileError, match=r"no-such-file\.json"):
         load_profile("no-such-file.json")

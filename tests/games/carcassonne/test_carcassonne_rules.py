@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from carc_boxes import BEND, FFFF, FRMR, LAKE2, SEP, box, counts
+from carc_boxes import BEND, FFFF, LAKE2, SEP, box, counts
 from carc_helpers import BLUE, FILLER, RED, YELLOW, T, build, play, profile
 
 from games.carcassonne.rules.engine import apply, check, lay, new_game, placements, spot_options
@@ -208,8 +208,13 @@ def test_H_FIG_3_only_on_the_tile_just_laid():
 
 def test_H_FIG_4_gatherer_forest_fisher_river_hunter_meadow_hut_river_or_lake():
     s = build(box(), [], drawn="frmr")
-    for text in ("place 0,1 r2 gatherer m1", "place 0,1 r2 fisher f0", "place 0,1 r2 hunter r0", "place 0,1 r2 hut f0",
-                 "place 0,1 r2 hut m0"):
+    for text in (
+        "place 0,1 r2 gatherer m1",
+        "place 0,1 r2 fisher f0",
+        "place 0,1 r2 hunter r0",
+        "place 0,1 r2 hut f0",
+        "place 0,1 r2 hut m0",
+    ):
         assert refused(s, text) == "H-FIG-4", text
     for text in ("place 0,1 r2 gatherer f0", "place 0,1 r2 fisher r0", "place 0,1 r2 hut r0", "place 0,1 r2 hunter m0"):
         assert parse_move(text) in legal_moves(s), text
@@ -220,8 +225,13 @@ def test_H_FIG_4_gatherer_forest_fisher_river_hunter_meadow_hut_river_or_lake():
 
 def test_H_FIG_5_Blau_kann_nur_einen_Jaeger_einsetzen():
     """'Blau kann nur einen Jäger einsetzen. In dem Wald steht bereits ein Sammler' — however far away."""
-    s = build(box(), [("forestN", 1, 0, 0), ("forestNS", 1, -1, 0)], [(RED, "gatherer", 1, "f0")], drawn="forestNS",
-              to_move=BLUE)
+    s = build(
+        box(),
+        [("forestN", 1, 0, 0), ("forestNS", 1, -1, 0)],
+        [(RED, "gatherer", 1, "f0")],
+        drawn="forestNS",
+        to_move=BLUE,
+    )
     opts = spots(s, 1, -2, 0)
     assert opts[("gatherer", "f0")] == (False, "H-FIG-5")
     assert opts[("hunter", "m0")] == (True, "") and opts[("hunter", "m1")] == (True, "")
@@ -246,8 +256,12 @@ def test_H_FIG_5_the_new_tile_may_join_features_through_other_parts_of_itself():
     with one when another part of the same tile links them."""
     # separate forests N and S on the new tile; both lead into the same forest ring on the map?
     # here: the new tile's N forest meets a forest holding a gatherer; its S forest meets a free one
-    s = build(box(), [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("forestN", 1, -2, 2), ("forestN", 1, 0, 0)],
-              [(BLUE, "gatherer", 3, "f0")], drawn="sep")
+    s = build(
+        box(),
+        [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("forestN", 1, -2, 2), ("forestN", 1, 0, 0)],
+        [(BLUE, "gatherer", 3, "f0")],
+        drawn="sep",
+    )
     opts = spots(s, 1, -1, 0)
     assert opts[("gatherer", "f0")] == (False, "H-FIG-5")  # north: Blau's forest
     assert opts[("gatherer", "f1")] == (True, "")  # south: the free forest of tile 4
@@ -256,8 +270,13 @@ def test_H_FIG_5_the_new_tile_may_join_features_through_other_parts_of_itself():
 def test_H_FIG_6_joined_features_hold_several_figures():
     """'Die neu gelegte Karte verbindet die zuvor getrennten Wälder. Danach stehen mehrere Figuren im
     selben Wald.'"""
-    s2 = build(box(), [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("forestN", 1, 0, 0), ("forestNS", 1, -2, 0)],
-               [(RED, "gatherer", 3, "f0"), (BLUE, "gatherer", 4, "f0")], drawn="forestNS", to_move=YELLOW)
+    s2 = build(
+        box(),
+        [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("forestN", 1, 0, 0), ("forestNS", 1, -2, 0)],
+        [(RED, "gatherer", 3, "f0"), (BLUE, "gatherer", 4, "f0")],
+        drawn="forestNS",
+        to_move=YELLOW,
+    )
     after = play(s2, "place 1,-1 r0")
     info = after.feature(after.figures[0].node)
     assert after.root(after.figures[0].node) == after.root(after.figures[1].node)
@@ -289,8 +308,13 @@ def test_H_MEADOW_1_a_new_tile_joins_meadows_and_then_no_hunter_may_join():
     einer Wiese' — and the player who laid it may not add a hunter."""
     # three meadows kept apart by rivers: the east meadow of a N-S river at (1,0), its west meadow
     # (joined to the start tile) and the meadow of a bend's inner corner
-    s = build(box(), [("riverEW", 1, 0, 1), ("fill", 2, 0, 0)],
-              [(RED, "hunter", 0, "m0"), (BLUE, "hunter", 2, "m0")], drawn="springS", to_move=YELLOW)
+    s = build(
+        box(),
+        [("riverEW", 1, 0, 1), ("fill", 2, 0, 0)],
+        [(RED, "hunter", 0, "m0"), (BLUE, "hunter", 2, "m0")],
+        drawn="springS",
+        to_move=YELLOW,
+    )
     before = {s.root(f.node) for f in s.figures}
     assert len(before) == 2  # the river keeps the meadows apart
     assert refused(s, "place 1,-1 r0 hunter m0") == "H-FIG-5"

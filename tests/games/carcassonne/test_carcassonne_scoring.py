@@ -52,8 +52,9 @@ def test_H_RIVER_1_complete_between_springs_and_as_a_closed_loop():
     after = play(s, "place 2,0 r0")
     assert after.scores == (0, 0, 0, 0) and len(after.figures) == 1
     # a closed loop of four bends: 4 sections
-    s = build(box(), [("bend", 1, 0, 2), ("bend", 1, -1, 3), ("bend", 2, -1, 0)], [(RED, "fisher", 1, "r0")],
-              drawn="bend")
+    s = build(
+        box(), [("bend", 1, 0, 2), ("bend", 1, -1, 3), ("bend", 2, -1, 0)], [(RED, "fisher", 1, "r0")], drawn="bend"
+    )
     after = play(s, "place 2,0 r1")
     e = last_event(after, "river")
     assert after.scores[RED] == 4 and dict(e.detail) == {"tiles": 4, "fish": 0}
@@ -83,8 +84,15 @@ def test_H_FOREST_2_Rot_erhaelt_4_Punkte():
 
 
 def test_H_FOREST_1_a_forest_with_a_hole_is_not_complete_until_the_hole_is_filled():
-    tiles = [("forestN", 1, 0, 0), ("fill", 2, 0, 0), ("forestN", 2, -1, 3), ("fill", 2, -2, 0), ("forestN", 1, -2, 2),
-             ("fill", 0, -2, 0), ("forestN", 0, -1, 1)]
+    tiles = [
+        ("forestN", 1, 0, 0),
+        ("fill", 2, 0, 0),
+        ("forestN", 2, -1, 3),
+        ("fill", 2, -2, 0),
+        ("forestN", 1, -2, 2),
+        ("fill", 0, -2, 0),
+        ("forestN", 0, -1, 1),
+    ]
     s = build(box(), tiles, [(RED, "gatherer", 1, "f0")], drawn="f4")
     # four forests, each with its one open side towards the hole
     assert {s.feature(s.placements()[i].base)[3] for i in (1, 3, 5, 7)} == {1}
@@ -103,16 +111,25 @@ def test_H_FOREST_2_a_tile_with_two_parts_of_one_forest_counts_once():
     corner = T("corner", "FFMM", count=4, forests=("NE",), meadows=("S W",))
     straight = T("straight", "FMFM", count=1, forests=("NS",), meadows=("E", "W"))
     doc = profile([corner, straight, T("fill", "MMMM", count=2, meadows=("N E S W",))], start=start)
-    s = build(doc, [("corner", 0, -1, 1), ("corner", 1, -1, 2), ("straight", 1, 0, 0), ("corner", 1, 1, 3)],
-              [(RED, "gatherer", 0, "f0")], drawn="corner")
+    s = build(
+        doc,
+        [("corner", 0, -1, 1), ("corner", 1, -1, 2), ("straight", 1, 0, 0), ("corner", 1, 1, 3)],
+        [(RED, "gatherer", 0, "f0")],
+        drawn="corner",
+    )
     after = play(s, "place 0,1 r0")
     e = last_event(after, "forest")
     assert dict(e.detail)["tiles"] == 6 and e.points == 12 and after.scores[RED] == 12
 
 
 def test_H_SCORE_1_completed_features_are_scored_in_the_same_turn_and_meadows_never():
-    s = build(box(), [("forestN", 1, 0, 0)], [(RED, "gatherer", 1, "f0"), (BLUE, "hunter", 0, "m0")],
-              drawn="forestN", to_move=YELLOW)
+    s = build(
+        box(),
+        [("forestN", 1, 0, 0)],
+        [(RED, "gatherer", 1, "f0"), (BLUE, "hunter", 0, "m0")],
+        drawn="forestN",
+        to_move=YELLOW,
+    )
     after = play(s, "place 1,-1 r2")
     assert after.scores[RED] == 4 and after.phase is Phase.DRAW and after.to_move == YELLOW + 1
     assert [e.feature for e in after.log] == ["forest"]  # the meadow is not scored
@@ -123,14 +140,23 @@ def test_H_SCORE_1_completed_features_are_scored_in_the_same_turn_and_meadows_ne
 
 def test_H_MAJ_1_most_figures_take_all_and_a_tie_scores_everyone_in_full():
     # tie: one gatherer each on two forests the new tile joins and completes
-    s = build(box(), [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("forestN", 1, -2, 2), ("forestN", 1, 0, 0)],
-              [(BLUE, "gatherer", 3, "f0"), (RED, "gatherer", 4, "f0")], drawn="forestNS", to_move=YELLOW)
+    s = build(
+        box(),
+        [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("forestN", 1, -2, 2), ("forestN", 1, 0, 0)],
+        [(BLUE, "gatherer", 3, "f0"), (RED, "gatherer", 4, "f0")],
+        drawn="forestNS",
+        to_move=YELLOW,
+    )
     after = play(s, "place 1,-1 r0")
     assert after.scores == (6, 6, 0, 0) and last_event(after, "forest").winners == (RED, BLUE)
     assert after.members[RED] == after.members[BLUE] == 5  # both go home (H-RET-1)
     # majority: Rot 2, Blau 1
-    s = build(box(), [("forestN", 1, 0, 0), ("forestNS", 1, -1, 0), ("forestNS", 1, -2, 0)],
-              [(RED, "gatherer", 1, "f0"), (RED, "gatherer", 2, "f0"), (BLUE, "gatherer", 3, "f0")], drawn="forestN")
+    s = build(
+        box(),
+        [("forestN", 1, 0, 0), ("forestNS", 1, -1, 0), ("forestNS", 1, -2, 0)],
+        [(RED, "gatherer", 1, "f0"), (RED, "gatherer", 2, "f0"), (BLUE, "gatherer", 3, "f0")],
+        drawn="forestN",
+    )
     after = play(s, "place 1,-3 r2")
     assert after.scores == (8, 0, 0, 0) and last_event(after, "forest").figures == (2, 1, 0, 0)
     # no figures: nobody scores
@@ -167,8 +193,13 @@ def test_H_RET_1_a_returned_member_can_go_on_the_bonus_tile_of_the_same_turn():
 
 
 def test_H_RET_3_hunters_and_huts_stay_until_the_end():
-    s = build(box(), [("lakeE1", 1, 0, 0)], [(RED, "fisher", 1, "r0"), (BLUE, "hut", 1, "l0"),
-                                            (YELLOW, "hunter", 0, "m0")], drawn="lakeW2", to_move=GREEN)
+    s = build(
+        box(),
+        [("lakeE1", 1, 0, 0)],
+        [(RED, "fisher", 1, "r0"), (BLUE, "hut", 1, "l0"), (YELLOW, "hunter", 0, "m0")],
+        drawn="lakeW2",
+        to_move=GREEN,
+    )
     s = play(s, "place 2,0 r0")  # completes the river lake-lake: 2 tiles + 1 + 2 fish
     assert s.scores[RED] == 5
     assert {str(f.role) for f in s.figures} == {"hut", "hunter"} and s.huts[BLUE] == 1
@@ -231,8 +262,7 @@ def test_H_GOLD_3_no_chain_a_gold_forest_completed_by_the_bonus_tile_gives_nothi
 
 def test_H_GOLD_4_one_bonus_tile_per_turn_however_many_gold_forests():
     doc = counts(box(), forestNg=2)
-    s = build(doc, [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("forestNg", 1, -2, 2), ("forestNg", 1, 0, 0)],
-              drawn="sep")
+    s = build(doc, [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("forestNg", 1, -2, 2), ("forestNg", 1, 0, 0)], drawn="sep")
     s = play(s, "place 1,-1 r0")
     assert sum(1 for e in s.log if e.gold) == 2
     assert s.phase is Phase.BONUS_DRAW
@@ -241,8 +271,14 @@ def test_H_GOLD_4_one_bonus_tile_per_turn_however_many_gold_forests():
 
 
 def test_H_GOLD_5_a_bonus_tile_that_fits_nowhere_leaves_and_another_is_drawn():
-    rrrr = T("rrrr", "RRRR", count=1, rivers=("N>lake", "E>lake", "S>lake", "W>lake"), lakes=(2,),
-             meadows=("WN NW", "NE EN", "ES SE", "SW WS"))
+    rrrr = T(
+        "rrrr",
+        "RRRR",
+        count=1,
+        rivers=("N>lake", "E>lake", "S>lake", "W>lake"),
+        lakes=(2,),
+        meadows=("WN NW", "NE EN", "ES SE", "SW WS"),
+    )
     bm = T("bm", "MMMM", count=1, meadows=("N E S W",))
     s = build(box(bonus=[rrrr, bm]), [("forestNg", 1, 0, 0)], drawn="forestN")
     s = play(s, "place 1,-1 r2", "bonus rrrr")
@@ -264,18 +300,40 @@ def test_H_FINAL_2_the_four_meadows_of_the_rulebook():
     """Wiese 1: 1 Wild, Grün 2. Wiese 2: 1 Wild, 1 Mammut, 1 Tiger: Gelb und Rot je 2. Wiese 3: 2 Wild,
     2 Mammuts, 1 Auerochse, 1 Tiger: Rot (meiste Jäger) allein 8. Wiese 4: 2 Tiger, 1 Wild: Blau 0."""
     doc = counts(meadow_box(), ff=2)
-    tiles = [("c1", 1, 0, 0), ("ff", 2, 0, 0), ("c4", 3, 0, 0), ("h2a", 1, 1, 2), ("m3", 0, 1, 0), ("hh", -1, 1, 0),
-             ("aur", -2, 1, 2), ("h0", 2, 1, 0)]
-    figs = [(GREEN, "hunter", 1, "m0"), (BLUE, "hunter", 3, "m0"), (YELLOW, "hunter", 4, "m0"), (RED, "hunter", 8, "m0"),
-            (RED, "hunter", 5, "m0"), (RED, "hunter", 7, "m0"), (YELLOW, "hunter", 6, "m0")]
+    tiles = [
+        ("c1", 1, 0, 0),
+        ("ff", 2, 0, 0),
+        ("c4", 3, 0, 0),
+        ("h2a", 1, 1, 2),
+        ("m3", 0, 1, 0),
+        ("hh", -1, 1, 0),
+        ("aur", -2, 1, 2),
+        ("h0", 2, 1, 0),
+    ]
+    figs = [
+        (GREEN, "hunter", 1, "m0"),
+        (BLUE, "hunter", 3, "m0"),
+        (YELLOW, "hunter", 4, "m0"),
+        (RED, "hunter", 8, "m0"),
+        (RED, "hunter", 5, "m0"),
+        (RED, "hunter", 7, "m0"),
+        (YELLOW, "hunter", 6, "m0"),
+    ]
     s = build(doc, tiles, figs, drawn="ff")
     events = {e.tiles: e for e in final_events(s)}
     by_points = sorted((e.points, e.winners) for e in events.values())
     assert by_points == [(0, (BLUE,)), (2, (RED, YELLOW)), (2, (GREEN,)), (8, (RED,))]
     assert projected(s) == [10, 0, 2, 2]
     wiese3 = next(e for e in events.values() if e.points == 8)
-    assert dict(wiese3.detail) == {"deer": 2, "mammoths": 2, "aurochs": 1, "tigers": 1, "eaten": 1, "fire": 0,
-                                   "cult": 0}
+    assert dict(wiese3.detail) == {
+        "deer": 2,
+        "mammoths": 2,
+        "aurochs": 1,
+        "tigers": 1,
+        "eaten": 1,
+        "fire": 0,
+        "cult": 0,
+    }
     assert wiese3.figures == (2, 0, 1, 0)
     # the last land tile ends the game with exactly this final scoring
     end = play(s, "place -1,0 r0")
@@ -307,8 +365,13 @@ def test_H_END_1_the_last_land_tiles_bonus_tile_is_still_laid():
 
 
 def test_H_END_2_most_points_wins_and_equal_points_share_the_place():
-    s = build(box(), [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("forestN", 1, -2, 2), ("forestN", 1, 0, 0)],
-              [(BLUE, "gatherer", 3, "f0"), (RED, "gatherer", 4, "f0")], drawn="forestNS", to_move=YELLOW)
+    s = build(
+        box(),
+        [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("forestN", 1, -2, 2), ("forestN", 1, 0, 0)],
+        [(BLUE, "gatherer", 3, "f0"), (RED, "gatherer", 4, "f0")],
+        drawn="forestNS",
+        to_move=YELLOW,
+    )
     s = play(s, "place 1,-1 r0")
     r = ranking(s)
     assert [(x.place, x.seat, x.score) for x in r] == [(1, RED, 6), (1, BLUE, 6), (3, YELLOW, 0), (3, GREEN, 0)]
@@ -327,8 +390,13 @@ def test_H_FINAL_1_Blau_erhaelt_5_Punkte_fuer_5_Fische():
 
 def test_H_HUT_1_a_river_system_runs_across_lakes_and_ties_share():
     # two systems each with a hut, then joined across a lake by a new tile: both huts on one system
-    s = build(box(), [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("riverEW", 1, 0, 1), ("riverEW", 1, -2, 1)],
-              [(RED, "hut", 3, "r0"), (BLUE, "hut", 4, "r0")], drawn="lake2", to_move=YELLOW)
+    s = build(
+        box(),
+        [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("riverEW", 1, 0, 1), ("riverEW", 1, -2, 1)],
+        [(RED, "hut", 3, "r0"), (BLUE, "hut", 4, "r0")],
+        drawn="lake2",
+        to_move=YELLOW,
+    )
     assert len({e.tiles for e in final_events(s)}) == 2
     s = play(s, "place 1,-1 r1")
     (e,) = [e for e in final_events(s) if e.feature == "huts"]
@@ -365,8 +433,12 @@ def test_H_BONUS_3_an_aurochs_gives_2_and_tigers_leave_it_alone():
 
 
 def test_H_BONUS_4_the_cult_site_hunter_scores_the_meadow_alone():
-    s = build(box(), [("deer2", -1, 0, 0), ("riverEW", 1, 0, 1)],
-              [(BLUE, "hunter", 0, "m0"), (BLUE, "hunter", 1, "m0")], drawn="cult")
+    s = build(
+        box(),
+        [("deer2", -1, 0, 0), ("riverEW", 1, 0, 1)],
+        [(BLUE, "hunter", 0, "m0"), (BLUE, "hunter", 1, "m0")],
+        drawn="cult",
+    )
     assert s.phase is Phase.BONUS_PLACE
     # beside Blau's meadow the hunter is refused, as always
     assert parse_move("place 0,1 r0 hunter m0") not in legal_moves(s)
@@ -387,8 +459,12 @@ def test_H_BONUS_4_a_hunter_on_another_meadow_of_the_cult_tile_is_ordinary():
 
 
 def test_scoreboard_and_features_break_the_points_down():
-    s = build(box(), [("lakeE1", 1, 0, 0), ("riverEW", 2, 0, 0), ("forestN", -1, 0, 0)],
-              [(RED, "fisher", 2, "r0"), (BLUE, "gatherer", 3, "f0"), (YELLOW, "hunter", 0, "m0")], drawn="lakeW2")
+    s = build(
+        box(),
+        [("lakeE1", 1, 0, 0), ("riverEW", 2, 0, 0), ("forestN", -1, 0, 0)],
+        [(RED, "fisher", 2, "r0"), (BLUE, "gatherer", 3, "f0"), (YELLOW, "hunter", 0, "m0")],
+        drawn="lakeW2",
+    )
     s = play(s, "place 3,0 r0")
     board = scoreboard(s)
     assert board[RED]["total"] == 6 and board[RED]["rivers"] == 6 and board[RED]["forests"] == 0

@@ -21,8 +21,12 @@ PAGE = GAME.page()  # type: ignore[misc]
 
 
 def sample_state():
-    s = build(box(), [("lakeE1", 1, 0, 0), ("forestN", -1, 0, 0)],
-              [(RED, "fisher", 1, "r0"), (BLUE, "gatherer", 2, "f0"), (YELLOW, "hunter", 0, "m0")], drawn="riverEW")
+    s = build(
+        box(),
+        [("lakeE1", 1, 0, 0), ("forestN", -1, 0, 0)],
+        [(RED, "fisher", 1, "r0"), (BLUE, "gatherer", 2, "f0"), (YELLOW, "hunter", 0, "m0")],
+        drawn="riverEW",
+    )
     return s
 
 
