@@ -137,35 +137,64 @@ class _Txn:
     def join(self, a: int, b: int, dec: int) -> None:
         """Join the forests or meadows of nodes ``a`` and ``b``; ``dec`` open edges are used up (2 for
         a matched forest edge, 0 for meadows)."""
-        ra = self.find(a)
-        rb = self.find(b)
-        ia = self.get(ra)
-        if ra == rb:
+        nodes = self.nodes
+        while True:  # find, inlined: this is the hottest loop of the engine
+            ia = nodes[a >> CHUNK_BITS][a & CHUNK_MASK]
+            if ia.__class__ is tuple:
+                break
+            a = ia
+        while True:
+            ib = nodes[b >> CHUNK_BITS][b & CHUNK_MASK]
+            if ib.__class__ is tuple:
+                break
+            b = ib
+        if a == b:
             if dec:
-                self.set_info(ra, (ia[0], ia[1], ia[2], ia[3] - dec, ia[4], ia[5]))
+                _w(nodes, self.own_n, a >> CHUNK_BITS)[a & CHUNK_MASK] = (
+                    ia[0],
+                    ia[1],
+                    ia[2],
+                    ia[3] - dec,
+                    ia[4],
+                    ia[5],
+                )
             return
-        ib = self.get(rb)
         merged = (ia[0], ia[1] + ib[1], ia[2] + ib[2], ia[3] + ib[3] - dec, ia[4] | ib[4], ia[5] + ib[5])
         if ia[1] < ib[1]:
-            ra, rb = rb, ra
-        _w(self.nodes, self.own_n, rb >> CHUNK_BITS)[rb & CHUNK_MASK] = ra
-        _w(self.nodes, self.own_n, ra >> CHUNK_BITS)[ra & CHUNK_MASK] = merged
+            a, b = b, a
+        _w(nodes, self.own_n, b >> CHUNK_BITS)[b & CHUNK_MASK] = a
+        _w(nodes, self.own_n, a >> CHUNK_BITS)[a & CHUNK_MASK] = merged
 
     def join_river(self, a: int, b: int) -> None:
         """Join the rivers of nodes ``a`` and ``b`` across a matched river edge, and their systems."""
-        ra = self.find(a)
-        rb = self.find(b)
-        ia = self.get(ra)
-        if ra == rb:  # a closed loop
-            self.set_info(ra, (ia[0], ia[1], ia[2], ia[3] - 2, ia[4], ia[5], ia[6]))
+        nodes = self.nodes
+        while True:
+            ia = nodes[a >> CHUNK_BITS][a & CHUNK_MASK]
+            if ia.__class__ is tuple:
+                break
+            a = ia
+        while True:
+            ib = nodes[b >> CHUNK_BITS][b & CHUNK_MASK]
+            if ib.__class__ is tuple:
+                break
+            b = ib
+        if a == b:  # a closed loop
+            _w(nodes, self.own_n, a >> CHUNK_BITS)[a & CHUNK_MASK] = (
+                ia[0],
+                ia[1],
+                ia[2],
+                ia[3] - 2,
+                ia[4],
+                ia[5],
+                ia[6],
+            )
             return
-        ib = self.get(rb)
         self.sjoin(ia[6], ib[6])
         merged = (ia[0], ia[1] + ib[1], ia[2] + ib[2], ia[3] + ib[3] - 2, ia[4] | ib[4], ia[5] + ib[5], ia[6])
         if ia[1] < ib[1]:
-            ra, rb = rb, ra
-        _w(self.nodes, self.own_n, rb >> CHUNK_BITS)[rb & CHUNK_MASK] = ra
-        _w(self.nodes, self.own_n, ra >> CHUNK_BITS)[ra & CHUNK_MASK] = merged
+            a, b = b, a
+        _w(nodes, self.own_n, b >> CHUNK_BITS)[b & CHUNK_MASK] = a
+        _w(nodes, self.own_n, a >> CHUNK_BITS)[a & CHUNK_MASK] = merged
 
     def sjoin(self, a: int, b: int) -> None:
         """Join two river systems (H-HUT-1)."""

@@ -433,7 +433,9 @@ def parse_tile(rd: SourceReader, node: Any, path: str, group: str) -> TileType:
         if len(sides) == 1:
             end = rd.choice(rd.get(r, "end", rp), f"{rp}.end", ["spring", "lake"])
             if end == "lake":
-                lake = rd.integer(rd.get(r, "lake", rp, 0), f"{rp}.lake", 0, len(lakes_raw) - 1 if lakes_raw else -1)
+                if not lakes_raw:
+                    raise rd.fail(f"{rp}.end", "the river ends at a lake, but the tile has no lakes")
+                lake = rd.integer(rd.get(r, "lake", rp, 0), f"{rp}.lake", 0, len(lakes_raw) - 1)
             elif "lake" in r:
                 raise rd.fail(f"{rp}.lake", "only a river ending at a lake names one")
         elif "end" in r or "lake" in r:

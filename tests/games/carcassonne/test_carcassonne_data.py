@@ -94,6 +94,10 @@ def test_H_TILE_1_rivers_end_at_a_lake_or_a_spring():
     river["rivers"][0] = {"sides": ["E", "W", "N"]}
     with pytest.raises(ProfileError):
         parse_profile(doc, "p")
+    river["rivers"][0] = {"sides": ["E"], "end": "lake"}
+    del river["lakes"]
+    with pytest.raises(ProfileError, match=r"rivers\[0\].end: the river ends at a lake, but the tile has no lakes"):
+        parse_profile(doc, "p")
 
 
 def test_profile_support_parse_load_info_mark_checked(tmp_path):
