@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from carc_boxes import BEND, FFFF, LAKE2, SEP, box, counts
+from carc_boxes import BEND, FFFF, LAKE2, LAND, SEP, box, counts
 from carc_helpers import BLUE, FILLER, RED, YELLOW, T, build, play, profile
 
 from games.carcassonne.rules.engine import apply, check, lay, new_game, placements, spot_options
@@ -251,20 +251,27 @@ def test_H_FIG_5_Rot_kann_als_Jaeger_nur_auf_der_kleinen_Wiese():
     assert opts[("hunter", "m1")] == (False, "H-FIG-5")  # the big one joins the start tile's meadow
 
 
-def test_H_FIG_5_the_new_tile_may_join_features_through_other_parts_of_itself():
-    """A forest part of the new tile that touches no gatherer still joins, through the map, a forest
-    with one when another part of the same tile links them."""
-    # separate forests N and S on the new tile; both lead into the same forest ring on the map?
-    # here: the new tile's N forest meets a forest holding a gatherer; its S forest meets a free one
-    s = build(
-        box(),
-        [("fill", 0, -1, 0), ("fill", 0, -2, 0), ("forestN", 1, -2, 2), ("forestN", 1, 0, 0)],
-        [(BLUE, "gatherer", 3, "f0")],
-        drawn="sep",
-    )
+def test_H_FIG_5_a_part_of_the_new_tile_joins_through_another_part_of_it():
+    """The new tile's north forest touches only a free forest (X, curled round the north-east corner),
+    but its other forest part touches X and, to the south, Blau's forest: after laying, all of it is one
+    forest, so no gatherer may go on either part."""
+    corner = T("corner", "FFMM", count=3, forests=("NE",), meadows=("S W",))
+    nes = T("nes", "FFFM", count=1, forests=("N", "ES"), meadows=("W",))
+    doc = box(land=[*(dict(t) for t in LAND), corner, nes])
+    tiles = [
+        ("fill", 0, -1, 0),
+        ("fill", 0, -2, 0),
+        ("corner", 1, -2, 1),
+        ("corner", 2, -2, 2),
+        ("corner", 2, -1, 3),
+        ("forestN", 1, 0, 0),
+    ]
+    s = build(doc, tiles, [(BLUE, "gatherer", 6, "f0")], drawn="nes")
     opts = spots(s, 1, -1, 0)
-    assert opts[("gatherer", "f0")] == (False, "H-FIG-5")  # north: Blau's forest
-    assert opts[("gatherer", "f1")] == (True, "")  # south: the free forest of tile 4
+    assert opts[("gatherer", "f0")] == (False, "H-FIG-5")
+    assert opts[("gatherer", "f1")] == (False, "H-FIG-5")
+    free = build(doc, tiles, drawn="nes")
+    assert spots(free, 1, -1, 0)[("gatherer", "f0")] == (True, "")
 
 
 def test_H_FIG_6_joined_features_hold_several_figures():
