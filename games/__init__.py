@@ -21,6 +21,7 @@ DEFAULT = "tribes"
 
 BUILTIN: dict[str, str] = {
     "tribes": "games.tribes",
+    "carcassonne": "games.carcassonne",
     "toy": "games.toy",
     "origo": "games.origo",
 }
