@@ -22,6 +22,7 @@ DEFAULT = "tribes"
 BUILTIN: dict[str, str] = {
     "tribes": "games.tribes",
     "toy": "games.toy",
+    "stoneage": "games.stoneage",
 }
 """Game id → the package whose ``GAME`` attribute is its plug-in."""
 
