@@ -314,7 +314,8 @@ def check_place(s: View, seat: int, move: Place) -> Bad:
     if left < 1:
         return ("S-PLACE-2", f"{who(s, seat)} has placed all their people")
     if need > left:
-        return ("S-PLACE-1", f"{who(s, seat)} has only {left} people left to place, {move.place} needs {need}")
+        clause = {TOOLMAKER: "S-CAP-1", HUT: "S-CAP-2", FIELD: "S-CAP-3"}.get(idx, "S-PLACE-1")
+        return (clause, f"{who(s, seat)} has only {left} people left to place, {move.place} needs {need}")
     if p.placed[idx]:
         return ("S-PLACE-4", f"{who(s, seat)} already has people on {move.place} this round (no adding)")
     occ = occupancy(s, idx)
@@ -670,17 +671,64 @@ def _card_effect(w: Work, t: Tribe, cid: str) -> None:
         w.phase = Phase.DRAW
 
 
+def open_places(s: View, seat: int) -> list[tuple[int, int, int]]:
+    """The places ``seat`` may put people on now, as ``(index, fewest, most)`` people — the same
+    answer as :func:`check_place` for every place, computed in one pass (the move generator's and
+    the simulated players' fast path)."""
+    players = s.players
+    p = players[seat]
+    placed = p.placed
+    left = p.people - sum(placed)
+    if left < 1:
+        return []
+    occ = [sum(col) for col in zip(*(q.placed for q in players), strict=True)]
+    cap = s.profile.capacity
+    n = len(players)
+    out: list[tuple[int, int, int]] = []
+    if not placed[HUNT]:
+        c = cap["hunt"]
+        room = left if c is None else min(left, c - occ[HUNT])
+        if room >= 1:
+            out.append((HUNT, 1, room))
+    for i, name in ((1, "wood"), (2, "clay"), (3, "stone"), (4, "gold")):
+        if placed[i]:
+            continue
+        c = cap[name]
+        room = left if c is None else min(left, c - occ[i])
+        if room < 1:
+            continue
+        if occ[i]:
+            if n == 2:
+                continue
+            if n == 3 and sum(1 for q in players if q.placed[i]) >= 2:
+                continue
+        out.append((i, 1, room))
+    blocked = n <= 3 and (occ[TOOLMAKER] > 0) + (occ[HUT] > 0) + (occ[FIELD] > 0) >= 2
+    if not blocked:
+        for i, name in ((TOOLMAKER, "toolmaker"), (HUT, "hut"), (FIELD, "field")):
+            need = cap[name] or 1
+            if not occ[i] and left >= need:
+                out.append((i, need, need))
+    i = FIRST_CARD
+    for c_id in s.display:
+        if c_id is not None and not occ[i]:
+            out.append((i, 1, 1))
+        i += 1
+    for top in s.tops:
+        if top is not None and not occ[i]:
+            out.append((i, 1, 1))
+        i += 1
+    return out
+
+
 def can_place(s: View, seat: int) -> bool:
     """``seat`` has people left and at least one place that takes them (S-PLACE-3)."""
     p = s.players[seat]
-    if available(p) < 1:
+    if p.people - sum(p.placed) < 1:
         return False
-    if not p.placed[HUNT]:
-        c = s.profile.capacity["hunt"]
-        if c is None or occupancy(s, HUNT) < c:
-            return True
-    names = s.names
-    return any(check_place(s, seat, Place(names[i], 1 if i <= 4 else 0)) is None for i in range(len(names)))
+    if not p.placed[HUNT] and s.profile.capacity["hunt"] is None:
+        return True
+    return bool(open_places(s, seat))
 
 
 def settle(w: Work) -> None:
@@ -718,8 +766,8 @@ def settle(w: Work) -> None:
         if ph is Phase.FEED:
             p = w.players[w.actor]
             short = p.people - p.food
-            if short > 0 and (sum(p.res) > 0 or bool(p.anyc)):
-                return  # a choice: pay with resources (or use the card first) or lose 10 points
+            if short > 0 and can_pay_food(w.profile, p):
+                return  # a choice: pay with resources (after using the card, if need be) or lose 10 points
             t = w.tribe(w.actor)
             if short > 0:
                 _starve(t)
@@ -728,6 +776,12 @@ def settle(w: Work) -> None:
             _next_feeder(w)
             continue
         return
+
+
+def can_pay_food(prof: BoxProfile, p: PlayerState | Tribe) -> bool:
+    """A player short of food could pay the rest with resources (counting what their unused "any
+    resources" cards would give): then feeding is their choice (S-FEED-2, S-FEED-3)."""
+    return shortfall(p) <= sum(p.res) + sum(prof.card(c).top.amount for c in p.anyc)
 
 
 def _next_feeder(w: Work) -> None:
@@ -822,7 +876,8 @@ def tool_choices(prof: BoxProfile, p: PlayerState | Tribe) -> list[Tools]:
     return [Tools(a, b) for a in perm for b in once]
 
 
-def _any_moves(s: View, p: PlayerState | Tribe) -> Iterator[AnyRes]:
+def any_moves(s: View, p: PlayerState | Tribe) -> Iterator[AnyRes]:
+    """Every way to use an 'any resources' card of ``p`` (S-CARD-8)."""
     for amount in sorted({s.profile.card(c).top.amount for c in p.anyc}):
         for take in payments(amount, (amount,) * 4):
             yield AnyRes(take)
@@ -830,23 +885,14 @@ def _any_moves(s: View, p: PlayerState | Tribe) -> Iterator[AnyRes]:
 
 def place_moves(s: View, seat: int) -> Iterator[Place]:
     """Every legal placement of ``seat``."""
-    p = s.players[seat]
-    left = available(p)
     names = s.names
-    for idx, name in enumerate(names):
+    for idx, lo, hi in open_places(s, seat):
+        name = names[idx]
         if idx <= 4:
-            if check_place(s, seat, Place(name, 1)) is not None:
-                continue
-            room = left
-            c = s.profile.capacity[name]
-            if c is not None:
-                room = min(room, c - occupancy(s, idx))
-            for k in range(1, room + 1):
+            for k in range(lo, hi + 1):
                 yield Place(name, k)
         else:
-            m = Place(name, 0)
-            if check_place(s, seat, m) is None:
-                yield m
+            yield Place(name, 0)
 
 
 def act_moves(s: View, seat: int) -> Iterator[Take | Buy | Skip]:
@@ -929,7 +975,7 @@ def generate(s: View) -> Iterator[AnyMove]:
     elif ph is Phase.FEED:
         yield from feed_moves(s, seat)
     if p.anyc:
-        yield from _any_moves(s, p)
+        yield from any_moves(s, p)
 
 
 class LegalMoves:
@@ -1042,12 +1088,14 @@ __all__ = [
     "LegalMoves",
     "act_moves",
     "add_tool",
+    "any_moves",
     "apply",
     "available",
     "building_at",
     "building_pay_bad",
     "building_payments",
     "building_points",
+    "can_pay_food",
     "can_place",
     "card_cost",
     "chance_outcomes",
@@ -1061,6 +1109,7 @@ __all__ = [
     "generate",
     "has_tools",
     "occupancy",
+    "open_places",
     "once_values",
     "payments",
     "place_kind",

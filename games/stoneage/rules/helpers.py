@@ -77,6 +77,7 @@ def roll_help(
         "divisor": divisor,
         "base": base,
         "base_short": divisor - pips % divisor,
+        "base_one_more_pip": (pips + 1) // divisor,
         "max": best["yield"],
         "best": best,
         "options": options,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from typing import Any
 
 from games.api import PlayerFactory
 from games.stoneage.rules import engine
@@ -21,15 +22,48 @@ from games.stoneage.rules.state import FIELD, FIRST_CARD, HUNT, HUT, TOOLMAKER, 
 
 
 class RandomPlayer:
-    """Picks a legal decision uniformly at random."""
+    """Plays at random: while placing, a random open place and then a random number of people for
+    it; while carrying out, a random place of its own and then a random way to do it (skip or one of
+    the payments); otherwise a random legal decision. Using an "any resources" card is one more
+    option wherever it is allowed."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, state: View) -> AnyMove:
         """A legal decision."""
+        rnd = self.rng.random
+        ph = state.phase
+        seat = state.actor
+        p = state.players[seat]
+        if ph is Phase.PLACE or ph is Phase.ACT:
+            if ph is Phase.PLACE:
+                opts: list[Any] = engine.open_places(state, seat)
+            else:
+                opts = [i for i, k in enumerate(p.placed) if k]
+            extra = 1 if p.anyc else 0
+            pick = int(rnd() * (len(opts) + extra))
+            if pick == len(opts):
+                anys = list(engine.any_moves(state, p))
+                return anys[int(rnd() * len(anys))]
+            names = state.names
+            if ph is Phase.PLACE:
+                idx, lo, hi = opts[pick]
+                if idx <= 4:
+                    return Place(names[idx], lo + int(rnd() * (hi - lo + 1)))
+                return Place(names[idx], 0)
+            idx = opts[pick]
+            if idx <= FIELD:
+                return Take(names[idx])
+            if idx < FIRST_CARD + len(state.display):
+                pays = list(engine.payments(engine.card_cost(state, idx), p.res))
+            else:
+                b = engine.building_at(state, idx)
+                pays = [] if b is None else list(engine.building_payments(b, p.res))
+            k = int(rnd() * (len(pays) + 1))
+            return Skip(names[idx]) if k == len(pays) else Buy(names[idx], pays[k])
         moves = list(engine.generate(state))
-        return moves[int(self.rng.random() * len(moves))]
+        return moves[int(rnd() * len(moves))]
 
     __call__ = choose
 

@@ -396,7 +396,7 @@ def _waitable(rd: Reader, s: State) -> None:
         raise rd.fail("pending", "a dice-bar pick needs the dice left (at least two different faces)")
     if ph is Phase.DRAW and not s.unseen_cards:
         raise rd.fail("phase", "no card is left to draw")
-    if ph is Phase.FEED and not (engine.shortfall(p) > 0 and (sum(p.res) > 0 or bool(p.anyc))):
+    if ph is Phase.FEED and not (engine.shortfall(p) > 0 and engine.can_pay_food(s.profile, p)):
         raise rd.fail("actor", f"{s.seats[s.actor].name} has nothing to decide about feeding (S-FEED-2)")
     w = Work(s)
     before = w.freeze()
