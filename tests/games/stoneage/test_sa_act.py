@@ -174,7 +174,7 @@ def test_S_CARD_3_immediate_food_points_agriculture_tool_resource():
         ("c27", lambda p: p.res == (8, 0, 2, 0)),
     ]:
         unseen = tuple(sorted(set(base.unseen_cards) - {card} | {"c01"})) if card != "c01" else base.unseen_cards
-        s = replace(base, display=(card,) + base.display[1:], unseen_cards=unseen)
+        s = replace(base, display=(card, *base.display[1:]), unseen_cards=unseen)
         s = play(s, "buy card1 wood")
         assert check(s.players[0]), card
         assert card in s.players[0].cards
@@ -201,9 +201,7 @@ def test_S_CARD_5_two_dice_for_a_resource_with_tools():
     from dataclasses import replace
 
     s = acting(placed={0: {"card1": 1}}, fields={0: {"res": (1, 0, 0, 0), "tools": (2,)}})
-    s = replace(
-        s, display=("c24",) + s.display[1:], unseen_cards=tuple(sorted(set(s.unseen_cards) - {"c24"} | {"c01"}))
-    )
+    s = replace(s, display=("c24", *s.display[1:]), unseen_cards=tuple(sorted(set(s.unseen_cards) - {"c24"} | {"c01"})))
     s = play(s, "buy card1 wood", "roll gold 4,5")
     assert s.phase is Phase.TOOLS
     s = play(s, "tools 2")
@@ -225,16 +223,14 @@ def test_S_CARD_7_extra_card_drawn_from_the_deck_only_its_bottom_counts():
     from dataclasses import replace
 
     s = acting(placed={0: {"card1": 1}}, fields={0: {"res": (1, 0, 0, 0)}})
-    s = replace(
-        s, display=("c10",) + s.display[1:], unseen_cards=tuple(sorted(set(s.unseen_cards) - {"c10"} | {"c01"}))
-    )
+    s = replace(s, display=("c10", *s.display[1:]), unseen_cards=tuple(sorted(set(s.unseen_cards) - {"c10"} | {"c01"})))
     s = play(s, "buy card1 wood")
     assert s.phase is Phase.DRAW
     refused(s, "draw c10", "S-CARD-7")  # already taken
     s = play(s, "draw c05")  # 2 food / 2 hut builders: no food comes
     assert s.players[0].cards == ("c05", "c10") and s.players[0].food == 12 and "c05" not in s.unseen_cards
     base = acting(placed={0: {"card1": 1}}, fields={0: {"res": (1, 0, 0, 0)}})
-    empty = replace(base, display=("c10",) + base.display[1:], unseen_cards=())
+    empty = replace(base, display=("c10", *base.display[1:]), unseen_cards=())
     after = play(empty, "buy card1 wood")  # an empty deck: the card gives nothing (companion's choice)
     assert after.phase is Phase.ACT and after.players[0].cards == ("c10",)
 
@@ -243,9 +239,7 @@ def test_S_CARD_8_any_resources_now_or_later_on_the_holder_s_turns():
     from dataclasses import replace
 
     s = acting(placed={0: {"card1": 1, "wood": 1}}, fields={0: {"res": (1, 0, 0, 0)}})
-    s = replace(
-        s, display=("c09",) + s.display[1:], unseen_cards=tuple(sorted(set(s.unseen_cards) - {"c09"} | {"c01"}))
-    )
+    s = replace(s, display=("c09", *s.display[1:]), unseen_cards=tuple(sorted(set(s.unseen_cards) - {"c09"} | {"c01"})))
     s = play(s, "buy card1 wood")
     assert s.players[0].anyc == ("c09",)
     assert "any gold,gold" in moves_of(s) and "any wood,clay" in moves_of(s)

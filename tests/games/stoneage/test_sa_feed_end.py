@@ -110,7 +110,7 @@ def test_S_END_1_too_few_cards_to_refill_ends_the_game():
     # one card left in the deck: two empty places cannot be filled
     gone = unseen[1:]
     s = replace(
-        base, unseen_cards=unseen[:1], players=(replace(base.players[0], cards=tuple(sorted(gone))),) + base.players[1:]
+        base, unseen_cards=unseen[:1], players=(replace(base.players[0], cards=tuple(sorted(gone))), *base.players[1:])
     )
     s = play(s, "buy card1 wood", "buy card2 wood,wood", "take hunt", "roll hunt 2")
     assert s.phase is Phase.OVER and s.ended == "cards"

@@ -123,7 +123,7 @@ def test_S_CAP_6_one_person_per_card_and_none_on_an_empty_card_place():
     from dataclasses import replace
 
     s2 = replace(
-        started(), display=("c01", None, "c12", "c20"), unseen_cards=tuple(sorted(started().unseen_cards + ("c03",)))
+        started(), display=("c01", None, "c12", "c20"), unseen_cards=tuple(sorted((*started().unseen_cards, "c03")))
     )
     refused(s2, "place card2", "S-CAP-6")
 
