@@ -36,7 +36,8 @@ def profile_with(**changes) -> object:
         parts = path.split(".")
         for p in parts[:-1]:
             node = node[int(p)] if p.isdigit() else node[p]
-        node[parts[-1]] = val
+        last = parts[-1]
+        node[int(last) if last.isdigit() else last] = val
     return parse_profile(doc, "test profile")
 
 
