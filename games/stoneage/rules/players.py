@@ -24,8 +24,8 @@ from games.stoneage.rules.state import FIELD, FIRST_CARD, HUNT, HUT, TOOLMAKER, 
 class RandomPlayer:
     """Plays at random: while placing, a random open place and then a random number of people for
     it; while carrying out, a random place of its own and then a random way to do it (skip or one of
-    the payments); otherwise a random legal decision. Using an "any resources" card is one more
-    option wherever it is allowed."""
+    the payments); each tool in or out of a roll with even odds; otherwise a random legal decision.
+    Using an "any resources" card is one more option wherever it is allowed."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -62,6 +62,11 @@ class RandomPlayer:
                 pays = [] if b is None else list(engine.building_payments(b, p.res))
             k = int(rnd() * (len(pays) + 1))
             return Skip(names[idx]) if k == len(pays) else Buy(names[idx], pays[k])
+        if ph is Phase.TOOLS:  # each tool in or out with even odds (no list of every choice)
+            prof = state.profile
+            vals = tuple(v for v in p.unused_tools() if rnd() < 0.5)
+            once = tuple(v for v in engine.once_values(prof, p) if rnd() < 0.5)
+            return Tools(vals, once)
         moves = list(engine.generate(state))
         return moves[int(rnd() * len(moves))]
 

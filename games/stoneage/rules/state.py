@@ -292,6 +292,7 @@ class Work:
         "ended",
         "left",
         "n",
+        "names",
         "ndice",
         "phase",
         "players",
@@ -329,11 +330,8 @@ class Work:
         self.taker = s.taker
         self.resume = s.resume
         self.ended = s.ended
-
-    @property
-    def names(self) -> tuple[str, ...]:
+        self.names = place_names(len(s.display), len(s.tops))
         """Place names of this game."""
-        return place_names(len(self.display), len(self.tops))
 
     @property
     def is_chance(self) -> bool:
