@@ -126,6 +126,17 @@ def has_tools(p: PlayerState | Tribe) -> bool:
     return len(p.used) < len(p.tools) or bool(p.once)
 
 
+def tools_can_help(prof: BoxProfile, p: PlayerState | Tribe, what: str, dice: Sequence[int]) -> bool:
+    """Adding every tool the player still has would give more than the dice alone: only then is the
+    tools choice asked (S-TOOL-4); otherwise ``tools -`` is the best answer and is taken."""
+    if not has_tools(p):
+        return False
+    div = prof.divisor[what]
+    pips = sum(dice)
+    extra = sum(unused(p.tools, p.used)) + sum(prof.card(c).top.value for c in p.once)
+    return (pips + extra) // div > pips // div
+
+
 def yield_of(s: View, what: str, pips: int) -> int:
     """What a total of ``pips`` gives for ``what`` (S-DICE-1, S-DICE-2): pips // divisor."""
     return pips // s.profile.divisor[what]
@@ -492,7 +503,7 @@ def step(w: Work, move: AnyMove) -> None:
             w.actor = w.taker
             return
         t = w.tribe(w.actor)
-        if has_tools(t):
+        if tools_can_help(prof, t, move.what, move.dice):
             w.phase = Phase.TOOLS
             return
         _gain(t, move.what, sum(move.dice) // prof.divisor[move.what])
@@ -1123,6 +1134,7 @@ __all__ = [
     "start",
     "step",
     "tool_choices",
+    "tools_can_help",
     "who",
     "yield_of",
 ]

@@ -390,8 +390,10 @@ def _waitable(rd: Reader, s: State) -> None:
         raise rd.fail("pending", "a roll needs pending.what and pending.dice_to_roll")
     if ph is Phase.ROLL and s.what == "bar" and s.ndice != s.n:
         raise rd.fail("pending.dice_to_roll", f"the dice bar rolls one die per player ({s.n})")
-    if ph is Phase.TOOLS and (s.what not in DICE_PLACES or not s.dice or not engine.has_tools(p)):
-        raise rd.fail("pending", "adding tools needs a rolled dice place, dice and a tool to add")
+    if ph is Phase.TOOLS and (
+        s.what not in DICE_PLACES or not s.dice or not engine.tools_can_help(s.profile, p, s.what, s.dice)
+    ):
+        raise rd.fail("pending", "adding tools needs a rolled dice place, dice and a tool that would add to the yield")
     if ph is Phase.BAR and (s.what != "bar" or len(set(s.dice)) < 2 or len(s.dice) > s.n):
         raise rd.fail("pending", "a dice-bar pick needs the dice left (at least two different faces)")
     if ph is Phase.DRAW and not s.unseen_cards:

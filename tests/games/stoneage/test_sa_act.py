@@ -69,7 +69,7 @@ def test_S_TOOL_2_each_tool_once_per_round():
     s = acting(placed={0: {"wood": 2, "clay": 1}}, fields={0: {"tools": (2, 1)}})
     s = play(s, "take wood", "roll wood 1,2", "tools 2")
     assert s.players[0].used == (2,) and s.players[0].res[0] == 1
-    s = play(s, "take clay", "roll clay 2")
+    s = play(s, "take clay", "roll clay 3")
     assert s.phase is Phase.TOOLS
     assert moves_of(s) == ["tools -", "tools 1"]
     refused(s, "tools 2", "S-TOOL-2")
@@ -92,6 +92,14 @@ def test_S_TOOL_4_tools_are_chosen_after_the_roll_only_when_there_is_one():
     assert s.players[0].food == 12 + 4
     s = play(s, "take hunt", "roll hunt 3,4")  # Bob has no tool: the food comes at once
     assert s.players[1].food == 12 + 3 and s.phase is not Phase.TOOLS
+
+
+def test_S_TOOL_4_no_question_when_no_tool_could_add_to_the_yield():
+    s = acting(placed={0: {"stone": 2}}, fields={0: {"tools": (1,)}})
+    s = play(s, "take stone", "roll stone 1,2")  # 3 pips + 1 = 4: still no stone
+    assert s.phase is not Phase.TOOLS and s.players[0].res == (0, 0, 0, 0) and s.players[0].used == ()
+    s2 = play(acting(placed={0: {"stone": 2}}, fields={0: {"tools": (1,)}}), "take stone", "roll stone 2,2")
+    assert s2.phase is Phase.TOOLS  # 4 + 1 = 5: the tool makes a stone
 
 
 def test_S_HUT_1_one_more_person_at_most_ten():
@@ -202,10 +210,10 @@ def test_S_CARD_5_two_dice_for_a_resource_with_tools():
 
     s = acting(placed={0: {"card1": 1}}, fields={0: {"res": (1, 0, 0, 0), "tools": (2,)}})
     s = replace(s, display=("c24", *s.display[1:]), unseen_cards=tuple(sorted(set(s.unseen_cards) - {"c24"} | {"c01"})))
-    s = play(s, "buy card1 wood", "roll gold 4,5")
+    s = play(s, "buy card1 wood", "roll gold 5,5")
     assert s.phase is Phase.TOOLS
     s = play(s, "tools 2")
-    assert s.players[0].res == (0, 0, 0, 1)
+    assert s.players[0].res == (0, 0, 0, 2)
 
 
 def test_S_CARD_6_one_time_tool_once_in_addition_to_the_others():

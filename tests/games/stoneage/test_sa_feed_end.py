@@ -171,3 +171,29 @@ def test_S_SCORE_1_the_track_may_go_below_zero():
     assert s.players[0].points == -10
     score = GAME.rules.scores(s)[0]
     assert score["track"] == -10 and score["track_parts"]["starved"] == -10 and score["projected"] == -10
+
+
+def test_S_HUT_1_the_new_person_is_fed_in_the_round_it_arrives():
+    s = acting(placed={0: {"hut": 2}}, fields={0: {"food": 6}, 1: {"food": 9}, 2: {"food": 9}, 3: {"food": 9}})
+    s = play(s, "take hut", "take hunt", "roll hunt 1")
+    assert s.players[0].people == 6 and s.players[0].food == 0 and s.players[0].starved == 0
+    s2 = acting(placed={0: {"hut": 2}}, fields={0: {"food": 5}, 1: {"food": 9}, 2: {"food": 9}, 3: {"food": 9}})
+    s2 = play(s2, "take hut", "take hunt", "roll hunt 1")
+    assert s2.players[0].starved == 1  # 6 mouths, 5 food, nothing to pay with
+
+
+def test_turn_keys_follow_the_turns_S_ACT_2_S_CARD_4():
+    rules = GAME.rules
+    s = started()
+    k0 = rules.turn_key(s)
+    s1 = play(s, "place hunt 1")
+    assert rules.turn_key(s1) != k0
+    a = acting(placed={1: {"card4": 1}}, fields={1: {"res": (4, 0, 0, 0)}})
+    keys = {rules.turn_key(a)}
+    a = play(a, "buy card4 wood,wood,wood,wood")
+    keys.add(rules.turn_key(a))
+    a = play(a, "roll bar 1,2,3,4")
+    keys.add(rules.turn_key(a))  # Bob, the taker, picks first
+    a = play(a, "pick 4")
+    keys.add(rules.turn_key(a))  # Cid picks for Bob's card
+    assert keys == {("act", 1, 1)}

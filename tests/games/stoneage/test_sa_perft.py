@@ -63,7 +63,8 @@ def walk(n: int) -> list[int]:
 
 
 def test_seeded_walk_counts_golden_S_DICE_3():
-    """The first count is the 36 cards of the deck (S-SET-2); 56 is a roll of 3 dice (multisets)."""
-    assert walk(2) == [36, 1, 2, 29, 3, 26, 10, 11, 34, 6, 39, 6]
-    assert walk(3) == [36, 21, 1, 10, 43, 13, 24, 126, 126, 1, 25, 21]
-    assert walk(4) == [36, 15, 1, 3, 1, 41, 56, 3, 4, 2, 5, 14]
+    """The first count is the 36 cards of the deck (S-SET-2); 56 and 792 are rolls of 3 and 7 dice
+    (multisets: C(8, 3) and C(12, 7))."""
+    assert walk(2) == [36, 1, 9, 6, 4, 1, 34, 21, 1, 1, 9, 792]
+    assert walk(3) == [36, 21, 1, 10, 20, 33, 2, 2, 20, 1, 12, 35]
+    assert walk(4) == [36, 15, 21, 41, 16, 3, 56, 1, 35, 22, 7, 1]

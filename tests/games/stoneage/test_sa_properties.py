@@ -49,6 +49,13 @@ def check_state(s) -> None:
         assert engine.can_place(s, s.actor)
 
 
+def asks_tools(s, p, dice) -> bool:
+    """The tools choice follows a roll when the player's tools could add to the yield (S-TOOL-4)."""
+    div = s.profile.divisor[s.what]
+    extra = sum(p.unused_tools()) + sum(s.profile.card(c).top.value for c in p.once)
+    return (sum(dice) + extra) // div > sum(dice) // div
+
+
 def resource_change(s, move) -> list[int]:
     """What ``move`` must do to each player's resources (independent of the engine's code)."""
     prof = s.profile
@@ -89,7 +96,7 @@ def resource_change(s, move) -> list[int]:
                 delta[who][RESOURCES.index(reward)] += 1
     elif isinstance(move, Roll | Tools) and s.what in RESOURCES:
         p = s.players[a]
-        if isinstance(move, Roll) and not engine.has_tools(p):
+        if isinstance(move, Roll) and not asks_tools(s, p, move.dice):
             delta[a][RESOURCES.index(s.what)] += sum(move.dice) // prof.divisor[s.what]
         elif isinstance(move, Tools):
             delta[a][RESOURCES.index(s.what)] += (sum(s.dice) + move.total) // prof.divisor[s.what]
@@ -103,7 +110,7 @@ def expected_food(s, move, nxt) -> list[int]:
     n = len(s.players)
     a = s.actor
     food = [p.food for p in s.players]
-    if s.what == "hunt" and isinstance(move, Roll) and not engine.has_tools(s.players[a]):
+    if s.what == "hunt" and isinstance(move, Roll) and not asks_tools(s, s.players[a], move.dice):
         food[a] += sum(move.dice) // prof.divisor["hunt"]
     if s.what == "hunt" and isinstance(move, Tools):
         food[a] += (sum(s.dice) + move.total) // prof.divisor["hunt"]
