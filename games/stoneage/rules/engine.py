@@ -207,6 +207,9 @@ def check(s: View, move: object) -> Bad:
         return ("S-END-1", "the game is over")
     if not isinstance(move, Move):
         return ("S-ROUND-1", f"{move!r} is not a Stone Age move")
+    bad = _malformed(move)
+    if bad:
+        return bad
     if ph is Phase.REVEAL:
         if not isinstance(move, Reveal):
             return ("S-CHANCE-1", f"the table reveals {_reveal_text(s)} first ('reveal ID')")
@@ -262,6 +265,36 @@ def check(s: View, move: object) -> Bad:
             return ("S-FEED-2", f"{who(s, s.actor)} has only {_fmt(p.res)}")
         return None
     return ("S-ROUND-1", f"{move} is not possible now: {context(s)}")  # pragma: no cover - every phase handled
+
+
+def _malformed(move: Move) -> Bad:
+    """A move built directly in Python (not parsed) that is not in canonical form: refused, so that
+    nothing apply accepts is missing from the legal moves."""
+    if isinstance(move, Place):
+        if move.place in DICE_PLACES and move.n < 1:
+            return ("S-PLACE-1", f"put at least one person on {move.place}")
+        if move.place not in DICE_PLACES and move.n != 0:
+            return ("S-PLACE-1", f"{move.place} takes exactly the people it shows: write 'place {move.place}'")
+    elif isinstance(move, Take):
+        if move.place not in DICE_PLACES and move.place not in ("toolmaker", "hut", "field"):
+            return ("S-ACT-1", f"{move.place} is bought ('buy') or left ('skip'), not taken")
+    elif isinstance(move, Buy | Skip) and not move.place.startswith(("card", "building")):
+        return ("S-ACT-1", f"{move.place} is carried out with 'take {move.place}'")
+    if isinstance(move, Buy | Feed):
+        pay = move.pay
+    elif isinstance(move, AnyRes):
+        pay = move.take
+    else:
+        pay = (0, 0, 0, 1)
+    if len(pay) != 4 or min(pay) < 0 or sum(pay) < 1:
+        return ("S-ROUND-1", f"{pay!r} is not a set of resources (four counts, none negative)")
+    if isinstance(move, Roll) and (list(move.dice) != sorted(move.dice) or not all(1 <= d <= 6 for d in move.dice)):
+        return ("S-DICE-3", f"dice {move.dice!r} must be faces 1-6, sorted")
+    if isinstance(move, Tools) and (
+        list(move.values) != sorted(move.values, reverse=True) or list(move.once) != sorted(move.once, reverse=True)
+    ):
+        return ("S-TOOL-4", "tools are listed highest first")
+    return None
 
 
 def _check_reveal(s: View, move: Reveal) -> Bad:

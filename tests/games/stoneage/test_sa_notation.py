@@ -113,3 +113,24 @@ def test_bad_text_is_one_error_quoting_it(text, fragment):
 def test_non_text_is_refused():
     with pytest.raises(InvalidMoveError):
         parse_move(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "move,clause",
+    [
+        (Place("hunt", 0), "S-PLACE-1"),
+        (Place("hut", 2), "S-PLACE-1"),
+        (Take("card1"), "S-ACT-1"),
+        (Buy("wood", (1, 0, 0, 0)), "S-ACT-1"),
+        (Buy("card1", (-1, 2, 0, 0)), "S-ROUND-1"),
+        (AnyRes((0, 0, 0, 0)), "S-ROUND-1"),
+        (Roll("hunt", (6, 1)), "S-DICE-3"),
+        (Tools((1, 2), ()), "S-TOOL-4"),
+    ],
+)
+def test_moves_built_in_python_must_be_canonical_S_ROUND_1(move, clause):
+    from sa_helpers import started
+
+    from games.stoneage.rules.engine import check
+
+    assert check(started(), move)[0] == clause
