@@ -42,6 +42,7 @@ from games.stoneage.rules.profile import DICE_PLACES, RESOURCES, BoxProfile, Bui
 from games.stoneage.rules.state import (
     FIELD,
     FIRST_CARD,
+    FIXED_PLACES,
     HUNT,
     HUT,
     TOOLMAKER,
@@ -715,53 +716,63 @@ def _card_effect(w: Work, t: Tribe, cid: str) -> None:
         w.phase = Phase.DRAW
 
 
-def open_places(s: View, seat: int) -> list[tuple[int, int, int]]:
-    """The places ``seat`` may put people on now, as ``(index, fewest, most)`` people — the same
-    answer as :func:`check_place` for every place, computed in one pass (the move generator's and
-    the simulated players' fast path)."""
+def place_room(s: View, seat: int, idx: int) -> tuple[int, int] | None:
+    """How many people ``seat`` may put on place ``idx`` now, as ``(fewest, most)``, or None when it
+    is closed to them — the same answer as :func:`check_place`, without the reasons (the move
+    generator's and the simulated players' fast path)."""
     players = s.players
-    p = players[seat]
-    placed = p.placed
-    left = p.people - sum(placed)
+    placed = players[seat].placed
+    if placed[idx]:
+        return None
+    left = players[seat].people - sum(placed)
     if left < 1:
-        return []
-    occ = list(map(sum, zip(*[q.placed for q in players])))  # noqa: B905 - rows have one length
-    cap = s.profile.capacity
+        return None
+    if idx > FIELD:
+        k = idx - FIRST_CARD
+        nc = len(s.display)
+        if (s.display[k] if k < nc else s.tops[k - nc]) is None:
+            return None
+        for q in players:
+            if q.placed[idx]:
+                return None
+        return (1, 1)
     n = len(players)
-    out: list[tuple[int, int, int]] = []
-    if not placed[HUNT]:
-        c = cap["hunt"]
-        room = left if c is None else min(left, c - occ[HUNT])
-        if room >= 1:
-            out.append((HUNT, 1, room))
-    for i, name in ((1, "wood"), (2, "clay"), (3, "stone"), (4, "gold")):
-        if placed[i]:
-            continue
-        c = cap[name]
-        room = left if c is None else min(left, c - occ[i])
-        if room < 1:
-            continue
-        if occ[i]:
-            if n == 2:
-                continue
-            if n == 3 and sum(1 for q in players if q.placed[i]) >= 2:
-                continue
-        out.append((i, 1, room))
-    blocked = n <= 3 and (occ[TOOLMAKER] > 0) + (occ[HUT] > 0) + (occ[FIELD] > 0) >= 2
-    if not blocked:
-        for i, name in ((TOOLMAKER, "toolmaker"), (HUT, "hut"), (FIELD, "field")):
-            need = cap[name] or 1
-            if not occ[i] and left >= need:
-                out.append((i, need, need))
-    i = FIRST_CARD
-    for c_id in s.display:
-        if c_id is not None and not occ[i]:
-            out.append((i, 1, 1))
-        i += 1
-    for top in s.tops:
-        if top is not None and not occ[i]:
-            out.append((i, 1, 1))
-        i += 1
+    occ = 0
+    colours = 0
+    for q in players:
+        if q.placed[idx]:
+            occ += q.placed[idx]
+            colours += 1
+    cap = s.profile.capacity[FIXED_PLACES[idx]]
+    if idx >= TOOLMAKER:
+        need = cap or 1
+        if occ or need > left:
+            return None
+        if n <= 3:
+            used = 0
+            for i in (TOOLMAKER, HUT, FIELD):
+                for q in players:
+                    if q.placed[i]:
+                        used += 1
+                        break
+            if used >= 2:
+                return None
+        return (need, need)
+    room = left if cap is None else min(left, cap - occ)
+    if room < 1:
+        return None
+    if idx != HUNT and colours and (n == 2 or (n == 3 and colours >= 2)):
+        return None
+    return (1, room)
+
+
+def open_places(s: View, seat: int) -> list[tuple[int, int, int]]:
+    """The places ``seat`` may put people on now, as ``(index, fewest, most)`` people."""
+    out = []
+    for idx in range(len(s.names)):
+        room = place_room(s, seat, idx)
+        if room is not None:
+            out.append((idx, room[0], room[1]))
     return out
 
 
@@ -772,7 +783,7 @@ def can_place(s: View, seat: int) -> bool:
         return False
     if not p.placed[HUNT] and s.profile.capacity["hunt"] is None:
         return True
-    return bool(open_places(s, seat))
+    return any(place_room(s, seat, idx) is not None for idx in range(len(s.names)))
 
 
 def settle(w: Work) -> None:
@@ -1158,6 +1169,7 @@ __all__ = [
     "payments",
     "place_kind",
     "place_moves",
+    "place_room",
     "playout",
     "reveal_target",
     "roll_probability",

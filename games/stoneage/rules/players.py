@@ -36,6 +36,18 @@ class RandomPlayer:
         ph = state.phase
         seat = state.actor
         p = state.players[seat]
+        if ph is Phase.PLACE and not p.anyc:
+            # uniform over the open places by rejection (the same choice as from open_places, cheaper)
+            names = state.names
+            count = len(names)
+            while True:
+                idx = int(rnd() * count)
+                room = engine.place_room(state, seat, idx)
+                if room is not None:
+                    lo, hi = room
+                    if idx <= 4:
+                        return Place(names[idx], lo + int(rnd() * (hi - lo + 1)))
+                    return Place(names[idx], 0)
         if ph is Phase.PLACE or ph is Phase.ACT:
             if ph is Phase.PLACE:
                 opts: list[Any] = engine.open_places(state, seat)

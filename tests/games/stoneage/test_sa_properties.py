@@ -196,3 +196,31 @@ def test_every_generated_move_passes_check_and_checks_agree_with_generation_S_PL
                         ok = engine.check(s, mv) is None
                         assert ok == (str(mv) in legal), (variant, engine.context(s))
             s = engine.apply(s, m)
+
+
+def test_the_fast_place_check_agrees_with_the_clauses_everywhere_S_PLACE_4_S_CAP_5_S_FEW_2():
+    """place_room (the generator's and players' fast path) gives exactly what check_place allows, for
+    every place, every count and every seat, over the placing states of many games."""
+    from games.stoneage.rules.moves import Place
+
+    checked = 0
+    for n in (2, 3, 4):
+        for seed in range(4):
+            s0, log, _ = playout_log(n, 300 + seed, "random")
+            s = s0
+            for m in log:
+                if s.phase is Phase.PLACE:
+                    for seat in range(n):
+                        for idx, name in enumerate(s.names):
+                            room = engine.place_room(s, seat, idx)
+                            counts = range(1, 11) if idx <= 4 else (0,)
+                            ok = [k for k in counts if engine.check_place(s, seat, Place(name, k)) is None]
+                            if idx <= 4:
+                                assert (room is None) == (not ok) and (
+                                    room is None or (room[0], room[1]) == (1, max(ok))
+                                )
+                            else:
+                                assert (room is None) == (not ok), (name, engine.context(s))
+                            checked += 1
+                s = engine.apply(s, m)
+    assert checked > 10000
