@@ -15,10 +15,10 @@ Clause ids (``S-…``) are documented in docs/stoneage-rules.md.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations_with_replacement
 from math import factorial
-from typing import Any
+from typing import Any, Protocol
 
 from games.stoneage.rules.errors import IllegalMoveError
 from games.stoneage.rules.moves import (
@@ -1104,7 +1104,10 @@ def sample_chance(s: View, rng: random.Random) -> AnyMove:
 
 
 # --- fast playout ----------------------------------------------------------------------------------
-Chooser = Callable[[View], AnyMove]
+class Chooser(Protocol):
+    """A simulated player (``games.api.Player``) that also accepts a Work."""
+
+    def choose(self, state: View) -> AnyMove: ...  # pragma: no cover - protocol
 
 
 def playout(
@@ -1114,7 +1117,7 @@ def playout(
     max_moves: int = 20000,
     log: list[AnyMove] | None = None,
 ) -> State:
-    """Play on from ``state`` to the end with ``choosers[seat](view)`` for decisions and ``rng`` for
+    """Play on from ``state`` to the end with ``choosers[seat].choose(view)`` for decisions and ``rng`` for
     chance, on one Work (no State per move); returns the final State. The moves go to ``log``."""
     w = Work(state)
     for i in range(w.n):
@@ -1124,7 +1127,7 @@ def playout(
         ph = w.phase
         if ph is Phase.OVER:
             break
-        move = sample_chance(w, rng) if ph in (Phase.REVEAL, Phase.ROLL, Phase.DRAW) else choosers[w.actor](w)
+        move = sample_chance(w, rng) if ph in (Phase.REVEAL, Phase.ROLL, Phase.DRAW) else choosers[w.actor].choose(w)
         if log is not None:
             log.append(move)
         step(w, move)

@@ -82,8 +82,6 @@ class RandomPlayer:
         moves = list(engine.generate(state))
         return moves[int(rnd() * len(moves))]
 
-    __call__ = choose
-
 
 _BAR_VALUE = {"agriculture": 9, "tool": 8, "gold": 6, "stone": 5, "clay": 4, "wood": 3}
 
@@ -117,8 +115,6 @@ class GreedyPlayer:
         if ph is Phase.ACT:
             return self._act(state)
         return self._place(state)
-
-    __call__ = choose
 
     def _act(self, s: View) -> AnyMove:
         p = s.players[s.actor]
