@@ -24,6 +24,7 @@ BUILTIN: dict[str, str] = {
     "carcassonne": "games.carcassonne",
     "toy": "games.toy",
     "origo": "games.origo",
+    "stoneage": "games.stoneage",
 }
 """Game id → the package whose ``GAME`` attribute is its plug-in."""
 
