@@ -56,9 +56,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``demo`` and ``replay``."""
     d = sub.add_parser(
         "demo",
-        help="a simulated game on a rendered table, read by the camera pipeline and tracker, shown in the browser",
+        help="the game running on its own in the browser (Tribes: a rendered table read by the camera "
+        "pipeline and tracker; other games: simulated players entering their moves)",
     )
-    d.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
+    d.add_argument("--players", type=int, default=3)
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--policy", default="greedy", choices=("greedy", "random"))
     d.add_argument("--port", type=int, default=8321, help="port (0 picks a free one)")
@@ -270,6 +271,16 @@ def _has_display() -> bool:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo until Ctrl+C (or ``--seconds``)."""
+    from companion.cli import plugin_of
+
+    plugin = plugin_of(args)
+    if args.speed <= 0:
+        return _fail("demo", "--speed must be positive")
+    info = plugin.info
+    if not info.min_players <= args.players <= info.max_players:
+        return _fail("demo", f"--players: {info.title} is played by {info.min_players} to {info.max_players}")
+    if plugin.info.id != "tribes":
+        return _page_demo(args, plugin)
     if args.speed <= 0:
         return _fail("demo", "--speed must be positive")
     if args.width is None:
@@ -461,6 +472,49 @@ def cmd_replay(args: argparse.Namespace) -> int:
     print(f"{args.output}: {len(journal['moves'])} moves (observations: {label})")
     if status.kind in ("prompt", "desync", "waiting", "changing"):
         print(f"note: at the end the tracker was '{status.kind}': {status.message}", file=sys.stderr)
+    return 0
+
+
+def _page_demo(args: argparse.Namespace, plugin: Any) -> int:
+    """The demo of a game without a synthetic table: simulated players enter their moves on the page
+    (``serve --demo``), one input every second divided by ``--speed``."""
+    from session.runtime import GameRuntime
+    from webui.app import create_app
+    from webui.demo import DemoPlayer
+    from webui.server import LiveServer
+
+    tmp = tempfile.TemporaryDirectory(prefix=f"{plugin.info.id}-demo-")
+    runtime = GameRuntime(tmp.name, fsync=False, game=plugin)
+    try:
+        demo = DemoPlayer(runtime, players=args.players, pace=1.0 / args.speed, seed=args.seed, policy=args.policy)
+    except ValueError as exc:
+        tmp.cleanup()
+        return _fail("demo", str(exc))
+    app = create_app(runtime, {"SSE_HEARTBEAT": 15.0})
+    try:
+        server = LiveServer(app, args.host, args.port)
+    except OSError as exc:
+        tmp.cleanup()
+        return _fail("demo", f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
+    server.start()
+    demo.start()
+    print(f"demo: {args.players} simulated players play {plugin.info.title}, {args.speed:g} input(s) a second")
+    print(f"open {server.url}/  (Ctrl+C to stop)", flush=True)
+    if not args.no_browser and _has_display():
+        webbrowser.open(f"{server.url}/")
+    t0 = time.monotonic()
+    try:
+        while args.seconds <= 0 or time.monotonic() - t0 < args.seconds:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        demo.stop()
+        app.extensions["companion"]["hub"].close()
+        server.stop()
+        runtime.close()
+        print(f"played {demo.moves_played} moves in {demo.games_started} game(s)")
+        tmp.cleanup()
     return 0
 
 

@@ -342,28 +342,61 @@ class LedMap(Protocol):
 class CameraSupport(Protocol):
     """Everything a game supplies to read its table with a camera (loaded lazily: numpy, OpenCV).
 
-    The chassis drives it: :mod:`vision` captures and registers frames, calls the game's
-    ``recognizer`` (frame → Observation), and :mod:`tracker` fuses the game's facts and searches the
-    game's proposals under the game's ``policy``."""
+    The chassis drives it: :mod:`vision` captures frames and registers the table, the game's
+    recognizer turns a frame into the game's Observation, and :mod:`tracker` fuses the game's facts
+    and searches the game's proposals under the game's policy (:class:`tracker.policy.TrackerPolicy`).
+    Enrollment (learning the user's box from a still picture of the set-up table) is the game's too.
+    """
 
     def default_layout(self) -> Any:
-        """The shipped table layout (markers, colour patch, where everything lies, in mm)."""
+        """The shipped table layout (markers, colour patch, where everything lies, in mm; it
+        satisfies :class:`vision.layout.TableFrame`)."""
         ...  # pragma: no cover - protocol
 
     def load_layout(self, path: str) -> Any:
-        """A user's table layout; ``DataFileError`` names the file and field."""
-        ...  # pragma: no cover - protocol
-
-    def recognizer(self, enrollment: Any, **options: Any) -> Any:
-        """A recognizer for an enrolled box: ``read(image) -> Observation``."""
+        """A user's table layout; a ``DataFileError`` names the file and field."""
         ...  # pragma: no cover - protocol
 
     def policy(self) -> Any:
-        """The tracker policy (:class:`tracker.policy.TrackerPolicy`): facts, proposals, timings."""
+        """The tracker policy (:class:`tracker.policy.TrackerPolicy`)."""
         ...  # pragma: no cover - protocol
 
     def observation_from_dict(self, data: Any) -> Any:
-        """An Observation read back from JSON (``ObservationError`` names the field)."""
+        """An Observation read back from JSON (the error names the field)."""
+        ...  # pragma: no cover - protocol
+
+    def empty_observation(self, frame: int, time: float) -> Any:
+        """The Observation of a frame that cannot be read yet: not registered, not settled."""
+        ...  # pragma: no cover - protocol
+
+    def open_recognizer(self, path: Any, **options: Any) -> Any:
+        """The recognizer of a saved enrollment: ``read(image, frame_no, time_s) -> Observation``,
+        ``annotate(image, obs)``, ``enrollment``, ``profile``, ``gate`` (its motion gate)."""
+        ...  # pragma: no cover - protocol
+
+    def recognizer(self, enrollment: Any, **options: Any) -> Any:
+        """A recognizer for an enrollment made now (``layout``, ``profile`` among the options)."""
+        ...  # pragma: no cover - protocol
+
+    def setup_missing(self, state: State) -> str | None:
+        """Why the box cannot be learned from the table in ``state`` yet (None: it can)."""
+        ...  # pragma: no cover - protocol
+
+    def default_seats(self, players: int, seats_in_layout: int) -> list[int]:
+        """The layout seats players sit at when none are given."""
+        ...  # pragma: no cover - protocol
+
+    def enroll_from_frame(self, frame: Any, state: State, **options: Any) -> tuple[Any, Any, Any]:
+        """Learn the box from one still picture of the table in ``state``: ``(enrollment, seated
+        layout, profile)``; raises the vision package's typed errors."""
+        ...  # pragma: no cover - protocol
+
+    def enrollment_summary(self, enrollment: Any, profile: Any) -> tuple[list[str], list[str]]:
+        """What an enrollment learned and which components it still lacks."""
+        ...  # pragma: no cover - protocol
+
+    def picture(self, image: Any, obs: Any, status: dict[str, Any], width: int = 960, recognizer: Any = None) -> bytes:
+        """The annotated camera picture for the page (JPEG bytes)."""
         ...  # pragma: no cover - protocol
 
 
