@@ -1,0 +1,1 @@
+"""tools: development tooling that nothing shipped imports."""

@@ -1,16 +1,15 @@
-"""vision: the camera side of the companion — table layout, printable markers, a renderer of game
-tables with ground truth, and the camera pipeline that reads frames into Observations.
+"""vision: the game-neutral camera side of the companion — frames in, a registered table plane and the
+tools a game's readers use.
 
-Modules, one concern each: ``layout`` (the table in millimetres), ``markers``/``sheets``/``pdf``/
-``pngdpi`` (printing), ``camera`` and ``warp`` (the camera model and the one resampling),
-``artpack``/``packart``/``photopack`` (tile art), ``table``/``scene`` (what lies where, from the
-rules state), ``compose``/``pieces``/``hands``/``textures``/``lighting``/``effects`` (drawing),
-``render`` (the facade), ``truth`` (ground truth), ``video`` (whole games), ``randomize``
-(random conditions) and ``cli``. The camera pipeline, behind the ``recognizer`` facade: ``sources``
-(frame sources, capture thread), ``motion`` (gate), ``registration``, ``regions``/``sampling``
-(windows on the table), ``colour`` (reference patch), ``occlusion``/``encoder``/``features``/
-``classify`` (tile features and enrolled examples), ``enrollment``, ``assign`` (assignment solver),
-``readers`` (land, row, board, tracks, shells), ``annotate`` (drawing), ``evaluation`` (scoring on
-rendered sessions) and ``cli_camera``. Nothing heavy is imported here. See docs/renderer.md,
-docs/table-layout.md and docs/camera.md.
+Modules, one concern each: ``sources`` (webcams, video files, folders, stream URLs; the capture thread
+that always hands out the newest frame), ``motion`` (the motion gate: is the table still?),
+``layout`` (the table frame every game's layout shares: ArUco markers, the colour patch, geometry),
+``markers``/``sheets``/``pdf``/``pngdpi`` (the marker detector and printable sheets),
+``registration`` (where the table plane lies in a frame), ``patches``/``sampling`` (square windows
+of the table cut out of a frame), ``colour`` (normalisation against the printed patch),
+``occlusion``/``features``/``classify``/``templates`` (features, small ONNX models and nearest-
+neighbour classification against enrolled examples), ``assign`` (an assignment solver) and
+``errors``. A game's own readers, enrollment and recognizer live in ``games/<id>/vision/``; the
+synthetic table (renderer) in ``sim/`` and ``games/<id>/sim/``. Nothing heavy is imported here. See
+docs/camera.md and docs/architecture.md.
 """

@@ -1,3 +1,5 @@
-"""webui: the web companion — the game runtime with its crash-safe journal (``webui.runtime``), the
-Flask app (``webui.app.create_app``) with the JSON API, Server-Sent Events and the page, and the
-``table-companion serve`` command (``webui.cli``). Flask is imported only by the app modules."""
+"""webui: the web companion's Flask shell — the app factory (``webui.app.create_app``, the runtime
+injected), the JSON API, Server-Sent Events, pairing, the camera picture and the page shell
+(``static/``) that loads the game's browser module (docs/page-shell.md). It shows whatever game the
+runtime (:mod:`session.runtime`) plays; ``table-companion serve`` is in the app layer
+(:mod:`companion.serve`). Flask is imported only by the app modules."""
