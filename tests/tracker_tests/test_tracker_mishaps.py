@@ -26,10 +26,13 @@ def game3() -> Game:
 
 
 def _other_movement(game: Game, i: int) -> Movement:
+    """Another Movement than the one played at ``i`` that uses all its steps (one with steps left may
+    still grow, so the tracker would wait instead of committing it)."""
     from games.tribes.rules.legal import legal_moves
+    from games.tribes.tracker.policy import POLICY
 
     for m in legal_moves(game.states[i]):
-        if isinstance(m, Movement) and m.delta and m != game.moves[i]:
+        if isinstance(m, Movement) and m.delta and m != game.moves[i] and not POLICY.extendable(game.states[i], m):
             return m
     raise LookupError
 

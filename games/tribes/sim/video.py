@@ -173,10 +173,12 @@ class _Planner:
                 if not new:
                     break
                 tile = new[0].tile
+                # R-ACH-6: the event goes in front of the hand tile just taken, which lies at the end
+                # of the row (R-TURN-1: it goes to the end only after the achievement)
                 st = Step(
                     actor,
                     lay.event_stacks[era],
-                    lay.row_slot(min(len(w.row) + 1, len(lay.row_slots))),
+                    lay.row_slot(min(max(len(w.row), 1), len(lay.row_slots))),
                     f"tile:event-{tile}",
                     None,
                     _take_stack(era),
@@ -460,8 +462,14 @@ def _take_stack(era: int) -> Mutation:
 
 
 def _append_event(tile: str) -> Mutation:
+    """Lay a revealed event at the end of the row, in front of the hand tile taken this turn (which
+    moves one place back): R-ACH-6 with R-TURN-1."""
+
     def f(m: TableModel) -> None:
-        m.row.append(RowItem(tile, True, 0, float(len(m.row) + 1)))
+        at = max(len(m.row) - 1, 0)
+        m.row.insert(at, RowItem(tile, True, 0, float(at + 1)))
+        for k, item in enumerate(m.row):
+            item.place = float(k + 1)
 
     return f
 
