@@ -139,6 +139,7 @@ def test_phone_a_game_from_the_page_lay_found_battle_and_tribe_scoring(browser, 
         "A tribe scoring takes place at the end of this round (round 2)."
     )
     expect(page.get_by_test_id("leader-field-0")).to_have_text("3")
+    expect(page.get_by_test_id("leader-advance-0")).to_have_text("+3")
     expect(page.get_by_test_id("stone-on-BEL")).to_have_text("3")
     expect(page.get_by_test_id("stone-0")).to_contain_text("BEL ≠")  # the table reported another field
     # the battle calculator: tap a field that cannot be attacked (the reason), then Bob's D5

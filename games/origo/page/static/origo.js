@@ -420,9 +420,16 @@ export function mount(shell) {
         <div class="v">${val}${st.provisional && !st.taken ? "*" : ""}</div><div class="l">${rep ? `${pdot(seatOf(rep.by))}${h(rep.land)}${rep.differs ? " ≠" : ""}` : "&nbsp;"}</div></div>`;
     }).join("");
     const lt = v.leader_track;
+    // the leader that just advanced (the last move reported a founding field)
+    let moved = null;
+    if (v.last && v.last.structured && v.last.structured.kind === "reveal") {
+      const taken = fs.track.filter((x) => x.taken);
+      const rep = taken.length ? taken[taken.length - 1].reported : null;
+      if (rep) moved = { seat: seatOf(rep.by), n: rep.value };
+    }
     const pathProv = S.catalog && S.catalog.path && S.catalog.path.provisional;
     const leaders = lt.positions.map((p) => `<div class="og-leader" data-testid="leader-${p.seat}">${dot(p.colour)} <span class="og-pname">${h(p.name)}</span>
-      <span class="og-bar"><span style="width:${Math.round((100 * p.field) / Math.max(lt.length, 1))}%;background:${shell.colour(p.colour)}"></span></span><b data-testid="leader-field-${p.seat}">${p.field}</b><span class="muted">/${lt.length}</span></div>`).join("");
+      <span class="og-bar"><span style="width:${Math.round((100 * p.field) / Math.max(lt.length, 1))}%;background:${shell.colour(p.colour)}"></span></span><b data-testid="leader-field-${p.seat}">${p.field}</b><span class="muted">/${lt.length}</span>${moved && moved.seat === p.seat ? `<span class="og-adv" data-testid="leader-advance-${p.seat}">+${moved.n}</span>` : ""}</div>`).join("");
     $("#og-founding").innerHTML = `<h2>${h(t("foundingTitle"))} <span class="muted">${h(t("stonesLeft", { n: fs.left, m: fs.stones }))}</span></h2>
       <div class="og-track">${stones}</div>${anyProv ? `<div class="muted">* ${h(t("stoneBoard"))} ${provTag()}</div>` : ""}
       <h2 class="og-h2b">${h(t("leaderTitle"))} ${pathProv ? provTag() : ""}</h2>${leaders}`;
@@ -454,8 +461,8 @@ export function mount(shell) {
       return;
     }
     if (d.field !== undefined) {
-      if (!shell.live) return;
-      S.sel = S.sel === d.field && v.phase !== "turn" ? null : d.field;
+      if (!shell.live || v.phase !== "turn") return;
+      S.sel = d.field;
       S.selFor = v.state_id;
       shell.setError(null);
       render();
