@@ -20,12 +20,13 @@ from games.origo.rules.board import Board
 from games.origo.rules.engine import (
     actor,
     attack_targets,
+    check,
     describe,
     describe_context,
     expected_reveal,
     scoring_rounds,
 )
-from games.origo.rules.moves import AnyMove, Card, Stop
+from games.origo.rules.moves import AnyMove, Attack, Card, Lay, Stop
 from games.origo.rules.position import state_to_dict
 from games.origo.rules.scoring import ranking, scores
 from games.origo.rules.state import FREE, Phase, Side, State
@@ -176,6 +177,25 @@ def targets_view(state: State) -> list[dict[str, Any]]:
     return out
 
 
+def field_checks(state: State) -> dict[str, dict[str, list[str]]]:
+    """On turn: for every field that the player on turn cannot lay a shield on or attack, the
+    engine's ``[clause, reason]`` (the page shows it when such a field is tapped); fields missing
+    from ``lay``/``attack`` are allowed. Empty outside a turn."""
+    if state.phase is not Phase.TURN:
+        return {"lay": {}, "attack": {}}
+    name = state.name(state.to_move)
+    lay: dict[str, list[str]] = {}
+    attack: dict[str, list[str]] = {}
+    for cell in state.board.cells:
+        bad = check(state, Lay(name, cell.name))
+        if bad:
+            lay[cell.name] = list(bad)
+        bad = check(state, Attack(name, cell.name))
+        if bad:
+            attack[cell.name] = list(bad)
+    return {"lay": lay, "attack": attack}
+
+
 def scoring_view(state: State) -> dict[str, Any]:
     """The tribe scorings: scheduled (and the rounds they fall in, one per round), held, being
     entered now, lapsed after the last round, and the reminder line the page shows."""
@@ -209,10 +229,10 @@ def scoring_view(state: State) -> dict[str, Any]:
 
 
 def state_view(state: State) -> dict[str, Any]:
-    """Everything the page draws for one position."""
+    """Everything the page draws for one position (no key of the shell's view, such as ``game``:
+    the live view is this plus the shell's keys, which must not be overwritten)."""
     pos = state_to_dict(state, board={"name": state.board.name, "digest": state.board.digest})
     out: dict[str, Any] = {
-        "game": "origo",
         "position": pos,
         "context": describe_context(state),
         "phase": str(state.phase),
@@ -225,6 +245,7 @@ def state_view(state: State) -> dict[str, Any]:
         "leader_track": leader_view(state),
         "battle": battle_view(state),
         "attack_targets": targets_view(state),
+        "checks": field_checks(state),
         "tribe_scoring": scoring_view(state),
         "over": state.is_over,
         "end": str(state.end) or None,
@@ -296,7 +317,7 @@ def chance_view(state: State) -> dict[str, Any]:
 
 
 class OrigoPage:
-    """The Python side of Origo's page module (the browser module ``origo.js`` comes later)."""
+    """The Python side of Origo's page module; the browser module is ``static/origo.js``."""
 
     script = "origo.js"
 
@@ -335,6 +356,7 @@ __all__ = [
     "board_view",
     "catalog",
     "chance_view",
+    "field_checks",
     "founding_view",
     "leader_view",
     "scoring_view",

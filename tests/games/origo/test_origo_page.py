@@ -4,6 +4,8 @@ track, the battle calculator's data and the tribe-scoring reminder; moves as str
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +24,7 @@ def jsonable(x):
 
 def test_the_page_module_names_its_script_and_static_folder():
     assert PAGE.script == "origo.js"
-    assert PAGE.static.joinpath("README.md").is_file()
+    assert PAGE.static.joinpath("origo.js").is_file() and PAGE.static.joinpath("origo-i18n.js").is_file()
 
 
 def test_state_view_of_a_new_game_draws_the_board_as_plain_data():
@@ -149,3 +151,82 @@ def test_views_of_a_whole_simulated_game_are_json():
         assert jsonable(v)
         assert jsonable(PAGE.chance_view(st))
     assert "ranking" in PAGE.state_view(rec.state)
+
+
+SHELL_KEYS = {"state_id", "has_game", "game", "journal", "players", "moves", "last", "undo", "warnings"}
+
+
+def test_state_view_leaves_the_shells_keys_alone():
+    """The live view is the shell's keys plus state_view: a ``game`` here would hide the script."""
+    assert not SHELL_KEYS & set(PAGE.state_view(default_start()))
+
+
+def test_field_checks_give_the_engines_reason_for_every_refused_field():
+    s = setup(start(), {"A1": "Ann", "B1": "Bob", "B2": "Bob", "C2": "Bob"}, founded=("L1",))
+    v = PAGE.state_view(s)
+    checks = v["checks"]
+    assert checks["lay"]["A1"] == ["O-LAY-1", "A1 already holds Ann's shield"]
+    assert "A2" not in checks["lay"]  # free: Ann may lay there
+    assert "B1" not in checks["attack"]  # adjacent to A1, in the founded L1
+    assert checks["attack"]["A1"][0] == "O-ATK-1"
+    assert checks["attack"]["C2"][0] == "O-ATK-1"  # in the sea S1, which has free fields
+    assert set(checks["attack"]) | {t["field"] for t in v["attack_targets"]} == {c.name for c in s.board.cells}
+    battle = play(s, "attack Ann B1")
+    assert PAGE.state_view(battle)["checks"] == {"lay": {}, "attack": {}}
+
+
+def test_field_checks_name_a_diagonal_neighbour_o_atk_2():
+    s = setup(start(), {"A1": "Ann", "B2": "Bob"}, founded=("L2",))
+    assert PAGE.state_view(s)["checks"]["attack"]["B2"][0] == "O-ATK-2"
+
+
+STATIC = Path(__file__).resolve().parents[3] / "games" / "origo" / "page" / "static"
+
+
+def js_object_keys(text: str, name: str) -> dict[str, set[str]]:
+    """The keys of the ``en`` and ``de`` parts of ``export const NAME = {…}`` in the strings file."""
+    body = text.split(f"export const {name} = {{", 1)[1]
+    out: dict[str, set[str]] = {}
+    for lang in ("en", "de"):
+        part = body.split(f"  {lang}: {{", 1)[1].split("\n  },", 1)[0]
+        out[lang] = set(re.findall(r"(?:^|[\s,{])([A-Za-z_][A-Za-z0-9_]*): \"", part, re.M))
+    return out
+
+
+def test_the_browser_module_has_every_string_in_english_and_german():
+    i18n = (STATIC / "origo-i18n.js").read_text(encoding="utf-8")
+    js = (STATIC / "origo.js").read_text(encoding="utf-8")
+    keys = js_object_keys(i18n, "STRINGS")
+    assert keys["en"] == keys["de"] and len(keys["en"]) > 80
+    shell = (Path(__file__).resolve().parents[3] / "webui" / "static" / "i18n.js").read_text(encoding="utf-8")
+    shell_keys = set(re.findall(r"([A-Za-z_][A-Za-z0-9_]*): \"", shell))
+    used = set(re.findall(r"\bt\(\s*\"([A-Za-z_][A-Za-z0-9_]*)\"\s*[,)]", js))
+    for a, b in re.findall(r"\?\s*\"([A-Za-z_0-9]+)\"\s*:\s*\"([A-Za-z_0-9]+)\"", js):
+        used |= {a, b} if {a, b} & keys["en"] else set()
+    dynamic = {
+        "holds",
+        "holdsAfter",
+        "refillBtn",
+        "passBtn",
+        "refillName",
+        "passName",
+        "land",
+        "sea",
+        "end_passes",
+        "end_stones",
+        "end_shields",
+    }
+    missing = sorted(k for k in used | dynamic if k not in keys["en"] and k not in shell_keys)
+    assert not missing, missing
+    assert PAGE.static.joinpath("origo.js").is_file() and PAGE.static.joinpath("origo.css").is_file()
+
+
+def test_every_clause_of_the_rules_has_words_in_both_languages():
+    rules = (Path(__file__).resolve().parents[3] / "docs" / "origo-rules.md").read_text(encoding="utf-8")
+    ids = set(re.findall(r"^\*\*(O-[A-Z]+-\d+)\*\*", rules, re.M))
+    i18n = (STATIC / "origo-i18n.js").read_text(encoding="utf-8")
+    words = dict(re.findall(r"\"(O-[A-Z]+-\d+)\": \[(\"[^\]]+)\]", i18n))
+    assert len(ids) == 36 and set(words) == ids
+    for pair in words.values():
+        en, de = json.loads(f"[{pair}]")
+        assert en and de and en != de
