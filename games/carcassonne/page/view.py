@@ -295,4 +295,13 @@ def chance_view(state: State) -> dict[str, Any]:
     }
 
 
-__all__ = ["bonus_chain", "catalog", "chance_view", "map_view", "move_from_json", "move_to_json", "state_view", "tile_on_map"]
+__all__ = [
+    "bonus_chain",
+    "catalog",
+    "chance_view",
+    "map_view",
+    "move_from_json",
+    "move_to_json",
+    "state_view",
+    "tile_on_map",
+]
