@@ -174,7 +174,7 @@ const GLYPH = {
   volcano: '<path d="M-11,7 L-3.5,-6 L3.5,-6 L11,7 Z" fill="#6b4a3a" stroke="#3b2a20" stroke-width=".8"/><path d="M-3.5,-6 L0,-11 L3.5,-6 Z" fill="#e8491d"/>',
 };
 // figures, about 22 units tall
-const MEEPLE = "M0,-12 A4.2,4.2 0 1 1 0.01,-12 Z M-3,-4.5 L3,-4.5 L9,-1.5 L9,1.5 L5,1 L8,10 L2,10 L0,5 L-2,10 L-8,10 L-5,1 L-9,1.5 L-9,-1.5 Z";
+const MEEPLE = "M-4.3,-8.2 a4.3,4.3 0 1,0 8.6,0 a4.3,4.3 0 1,0 -8.6,0 Z M-3,-4.5 L3,-4.5 L9,-1.5 L9,1.5 L5,1 L8,10 L2,10 L0,5 L-2,10 L-8,10 L-5,1 L-9,1.5 L-9,-1.5 Z";
 const HUT = "M-9,8 L-9,-1 L0,-10 L9,-1 L9,8 Z";
 function figureSvg(role, fill, opts = {}) {
   const stroke = opts.stroke || "#111";
@@ -530,9 +530,9 @@ export function mount(shell) {
       <td class="total" data-testid="score-total-${s.seat}">${s.total}</td><td data-testid="score-forests-${s.seat}">${s.forests}</td>
       <td data-testid="score-rivers-${s.seat}">${s.rivers}</td>
       ${v.over ? `<td data-testid="score-hunters-${s.seat}">${s.hunters}</td><td data-testid="score-huts-${s.seat}">${s.huts}</td>` : `<td class="proj" data-testid="score-proj-${s.seat}">${s.projected}</td>`}</tr>`).join("");
-    let html = `<h2>${h(t("scores"))}</h2><table class="scoretab"><tr><th>${h(t("player"))}</th><th>${h(t("total"))}</th><th>${h(t("forests"))}</th><th>${h(t("rivers"))}</th>${v.over ? `<th>${h(t("hunters"))}</th><th>${h(t("huts"))}</th>` : `<th>${h(t("projTotal"))}</th>`}</tr>${rows}</table>`;
+    let html = `<h2>${h(t("scores"))}</h2><table class="scoretab"><tr><th>${h(t("player"))}</th><th title="${h(t("total"))}">${h(t("h_total"))}</th><th title="${h(t("forests"))}">${h(t("h_forests"))}</th><th title="${h(t("rivers"))}">${h(t("h_rivers"))}</th>${v.over ? `<th title="${h(t("hunters"))}">${h(t("h_hunters"))}</th><th title="${h(t("huts"))}">${h(t("h_huts"))}</th>` : `<th title="${h(t("projTotal"))}">${h(t("h_projTotal"))}</th>`}</tr>${rows}</table>`;
     if (!v.over) {
-      html += `<h3>${h(t("projected"))}</h3><table class="scoretab" data-testid="projected"><tr><th>${h(t("player"))}</th><th>${h(t("forests"))}</th><th>${h(t("rivers"))}</th><th>${h(t("hunters"))}</th><th>${h(t("huts"))}</th><th>${h(t("total"))}</th></tr>
+      html += `<h3>${h(t("projected"))}</h3><table class="scoretab" data-testid="projected"><tr><th>${h(t("player"))}</th><th title="${h(t("forests"))}">${h(t("h_forests"))}</th><th title="${h(t("rivers"))}">${h(t("h_rivers"))}</th><th title="${h(t("hunters"))}">${h(t("h_hunters"))}</th><th title="${h(t("huts"))}">${h(t("h_huts"))}</th><th title="${h(t("total"))}">${h(t("h_total"))}</th></tr>
         ${v.scores.map((s) => { const pp = s.projected_parts; return `<tr><td>${dot(s.colour)} ${h(s.name)}</td><td>${pp.forests}</td><td>${pp.rivers}</td><td data-testid="proj-hunters-${s.seat}">${pp.hunters}</td><td data-testid="proj-huts-${s.seat}">${pp.huts}</td><td class="proj">${s.projected}</td></tr>`; }).join("")}</table>
         <p class="muted">${h(t("projNote"))}</p>`;
     }
