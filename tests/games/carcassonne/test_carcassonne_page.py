@@ -8,7 +8,9 @@ scores with their breakdown per feature and the projected final score. No script
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +25,27 @@ from webui.app import create_app
 from webui.server import LiveServer
 
 RULES = games.get("carcassonne").rules
+STATIC = Path(games.get("carcassonne").page().static)  # type: ignore[misc]
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_the_module_is_served_and_every_text_is_in_english_and_german():
+    page = games.get("carcassonne").page()  # type: ignore[misc]
+    assert page.script == "carcassonne.js"
+    for name in ("carcassonne.js", "carcassonne-i18n.js", "carcassonne.css"):
+        assert (STATIC / name).is_file()
+    i18n = (STATIC / "carcassonne-i18n.js").read_text(encoding="utf-8")
+    en, de = i18n[i18n.index("en: {") : i18n.index("de: {")], i18n[i18n.index("de: {") : i18n.index("CLAUSES")]
+    key = re.compile(r'(?:^|[\s{,])([A-Za-z_]\w*):\s*"')
+    assert set(key.findall(en)) == set(key.findall(de)) and len(key.findall(en)) > 100
+    shell = (ROOT / "webui/static/i18n.js").read_text(encoding="utf-8")
+    used = set(re.findall(r'\bt\("([^"]+)"', (STATIC / "carcassonne.js").read_text(encoding="utf-8")))
+    assert sorted(k for k in used if k not in set(key.findall(en)) and f"{k}:" not in shell) == []
+    # every rule clause has its words in both languages
+    rules = (ROOT / "docs/carcassonne-rules.md").read_text(encoding="utf-8")
+    ids = set(re.findall(r"^- \*\*(H-[A-Z]+-\d+)\*\*", rules, re.M))
+    words = dict(re.findall(r'"(H-[A-Z]+-\d+)": \["[^"]+", "([^"]+)"\]', i18n))
+    assert len(ids) == 48 and set(words) == ids
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
