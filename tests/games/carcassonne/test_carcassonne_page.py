@@ -252,6 +252,13 @@ def test_refused_spots_bonus_tiles_and_scores_on_a_laptop(browser, server):
     page.get_by_test_id("map-zoom-in").click()
     after = page.get_by_test_id("map").get_attribute("viewBox")
     assert float(after.split()[2]) < float(before.split()[2])
+    mb = page.get_by_test_id("map").bounding_box()
+    page.mouse.move(mb["x"] + 200, mb["y"] + 200)
+    page.mouse.down()
+    page.mouse.move(mb["x"] + 320, mb["y"] + 260, steps=4)
+    page.mouse.up()  # dragged: the map moved, nothing was tapped
+    panned = page.get_by_test_id("map").get_attribute("viewBox").split()
+    assert float(panned[0]) < float(after.split()[0]) and panned[2] == after.split()[2]
     page.get_by_test_id("map-fit").click()
     assert page.get_by_test_id("map").get_attribute("viewBox") == before
     no_sideways_scroll(page, 1366)

@@ -277,9 +277,9 @@ export function mount(shell) {
     applyBox();
   }
   function onPointerDown(ev) {
+    VW.dragged = false;
     if (!ev.target.closest || !ev.target.closest("#c-svg")) return;
     VW.pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
-    VW.dragged = false;
     if (VW.pointers.size === 1) VW.drag = { x: ev.clientX, y: ev.clientY, box: VW.box ? VW.box.slice() : null, moved: false };
     if (VW.pointers.size === 2) {
       const [a, b] = [...VW.pointers.values()];
