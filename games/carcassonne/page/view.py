@@ -101,6 +101,66 @@ def tiles_left(state: State) -> dict[str, Any]:
     }
 
 
+def bonus_chain(state: State) -> list[dict[str, Any]]:
+    """Every completed forest with gold and what came of it (H-GOLD-1..5): the tile that completed it,
+    the bonus tile it gave (laid, still to draw or lay), or why it gave none — a forest completed by a
+    bonus tile gives no further one (H-GOLD-3), a second gold forest of the same tile shares the
+    turn's one bonus tile (H-GOLD-4), an empty bonus stack gives none (H-GOLD-1) and a bonus tile that
+    fits nowhere leaves the game (H-GOLD-5). ``then``: what the bonus tile itself completed.
+
+    The tile that completed a forest is the newest of its tiles (the one just laid), and a bonus tile
+    is laid right after the land tile that earned it, so the chain is read off the laying order."""
+    prof = state.profile
+    laid = state.placements()
+    group = [prof.tiles[p.kind].group for p in laid]
+
+    def tile_ref(no: int) -> dict[str, Any]:
+        p = laid[no]
+        return {"no": no, "tile": prof.tiles[p.kind].id, "at": [p.x, p.y], "group": group[no], "by": p.by}
+
+    by_tile: dict[int, list[Any]] = {}
+    for e in state.log:
+        if e.by >= 0 and e.tiles:
+            by_tile.setdefault(max(e.tiles), []).append(e)
+    bonus_removed = [prof.tiles[i].id for i in state.removed if prof.tiles[i].group == "bonus"]
+    pending = state.phase in (Phase.BONUS_DRAW, Phase.BONUS_PLACE)
+    out: list[dict[str, Any]] = []
+    earned: set[int] = set()
+    for e in state.log:
+        if e.feature != "forest" or not e.gold:
+            continue
+        c = max(e.tiles)
+        entry: dict[str, Any] = {
+            "turn": e.turn,
+            "by": e.by,
+            "player": state.seats[e.by].name,
+            "tiles": list(e.tiles),
+            "points": e.points,
+            "winners": list(e.winners),
+            "completed_by": tile_ref(c),
+            "bonus": None,
+            "then": [],
+        }
+        if group[c] == "bonus":
+            entry.update(status="no-chain", clause="H-GOLD-3")
+        elif c in earned:
+            entry.update(status="one-per-turn", clause="H-GOLD-4")
+        elif c + 1 < len(laid) and group[c + 1] == "bonus":
+            entry.update(status="laid", clause="H-GOLD-2", bonus=tile_ref(c + 1))
+            entry["then"] = [
+                {"feature": x.feature, "points": x.points, "winners": list(x.winners), "gold": x.gold}
+                for x in by_tile.get(c + 1, [])
+            ]
+        elif c + 1 == len(laid) and pending:
+            drawn = prof.tiles[state.drawn].id if state.phase is Phase.BONUS_PLACE else None
+            entry.update(status="pending", clause="H-GOLD-1", drawn=drawn)
+        else:
+            entry.update(status="none", clause="H-GOLD-5" if bonus_removed else "H-GOLD-1")
+        earned.add(c)
+        out.append(entry)
+    return out
+
+
 def state_view(state: State) -> dict[str, Any]:
     """Everything the page draws for one position."""
     prof = state.profile
@@ -112,8 +172,8 @@ def state_view(state: State) -> dict[str, Any]:
             **prof.tiles[state.drawn].to_view(),
             "rotations": [tile_on_map(prof.tiles[state.drawn], r) for r in range(4)],
         }
+    # no "game" key: the shell's view names the game ({"id", "title", "script", ...}) under it
     out: dict[str, Any] = {
-        "game": INFO.id,
         "position": position,
         "prompt": prompt(state),
         "context": context(state),
@@ -124,6 +184,7 @@ def state_view(state: State) -> dict[str, Any]:
         "features": scoring.features(state),
         "projected": [s["projected"] for s in scoring.scoreboard(state)],
         "tiles_left": tiles_left(state),
+        "bonus_chain": bonus_chain(state),
         "over": state.is_over,
     }
     if state.is_over:
@@ -234,4 +295,13 @@ def chance_view(state: State) -> dict[str, Any]:
     }
 
 
-__all__ = ["catalog", "chance_view", "map_view", "move_from_json", "move_to_json", "state_view", "tile_on_map"]
+__all__ = [
+    "bonus_chain",
+    "catalog",
+    "chance_view",
+    "map_view",
+    "move_from_json",
+    "move_to_json",
+    "state_view",
+    "tile_on_map",
+]

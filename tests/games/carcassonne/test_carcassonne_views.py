@@ -6,7 +6,7 @@ import argparse
 import json
 
 import pytest
-from carc_boxes import box
+from carc_boxes import box, counts
 from carc_helpers import BLUE, RED, YELLOW, build, play
 
 import games
@@ -33,7 +33,8 @@ def sample_state():
 def test_state_view_is_json_with_map_figures_drawn_tile_spots_scores_and_tiles_left():
     s = sample_state()
     v = json.loads(json.dumps(PAGE.state_view(s)))
-    assert v["game"] == "carcassonne" and v["position"]["profile"]["digest"] == s.profile.digest
+    assert "game" not in v  # the shell's view names the game under "game" (docs/page-shell.md)
+    assert v["position"]["profile"]["digest"] == s.profile.digest
     assert [t["at"] for t in v["map"]] == [[0, 0], [1, 0], [-1, 0]]
     lake_tile = v["map"][1]
     assert lake_tile["tile"] == "lakeE1" and lake_tile["edges"] == "MRMM"
@@ -62,6 +63,55 @@ def test_state_view_shows_completed_features_and_the_ranking_at_the_end():
     done = [f for f in v["features"] if f["status"] == "completed"]
     assert done[0]["feature"] == "river" and done[0]["points"] == 3 and done[0]["winners"] == [RED]
     assert next(seg for seg in v["map"][1]["segments"] if seg["kind"] == "river")["complete"] is True
+
+
+def gold_position(**kw):
+    """Rot to lay forestN: on 1,-1 turned r2 it completes Blau's gold forest (forestNg on 1,0); another
+    forest lies open on -1,0 for the bonus tile."""
+    return build(
+        box(**kw) if kw else box(),
+        [("forestN", -1, 0, 0), ("forestNg", 1, 0, 0)],
+        [(BLUE, "gatherer", 2, "f0")],
+        drawn="forestN",
+    )
+
+
+def test_bonus_chain_follows_a_gold_forest_to_its_bonus_tile_and_no_further():
+    s = gold_position()
+    assert PAGE.state_view(s)["bonus_chain"] == []
+    s = play(s, "place 1,-1 r2")  # H-GOLD-1: Rot completed it (Blau scores), Rot draws the bonus tile
+    (e,) = PAGE.state_view(s)["bonus_chain"]
+    assert (e["status"], e["clause"], e["by"], e["player"], e["drawn"]) == ("pending", "H-GOLD-1", RED, "Rot", None)
+    assert e["completed_by"] == {"no": 3, "tile": "forestN", "at": [1, -1], "group": "land", "by": RED}
+    assert e["winners"] == [BLUE] and e["points"] == 4 and e["tiles"] == [2, 3]
+    s = play(s, "bonus bgold")
+    assert PAGE.state_view(s)["bonus_chain"][0]["drawn"] == "bgold"
+    s = play(s, "place -1,-1 r2 gatherer f0")  # the bonus tile completes a gold forest: H-GOLD-3
+    v = json.loads(json.dumps(PAGE.state_view(s)))
+    first, second = v["bonus_chain"]
+    assert first["status"] == "laid" and first["clause"] == "H-GOLD-2"
+    assert first["bonus"] == {"no": 4, "tile": "bgold", "at": [-1, -1], "group": "bonus", "by": RED}
+    assert first["then"] == [{"feature": "forest", "points": 4, "winners": [RED], "gold": True}]
+    assert second["status"] == "no-chain" and second["clause"] == "H-GOLD-3" and second["completed_by"]["no"] == 4
+    assert v["prompt"]["kind"] == "draw" and v["prompt"]["seat"] == BLUE
+
+
+def test_bonus_chain_says_why_no_bonus_tile_came():
+    # two gold forests completed by one tile (sep: forests N and S) share the turn's one bonus tile (H-GOLD-4)
+    s = build(
+        counts(box(), forestNg=2),
+        [("fill", 1, 0, 0), ("fill", 1, -1, 0), ("fill", 1, 1, 0), ("forestNg", 2, -1, 2), ("forestNg", 2, 1, 0)],
+        drawn="sep",
+    )
+    s = play(s, "place 2,0 r0")
+    first, second = PAGE.state_view(s)["bonus_chain"]
+    assert (first["status"], second["status"], second["clause"]) == ("pending", "one-per-turn", "H-GOLD-4")
+    assert first["completed_by"]["no"] == second["completed_by"]["no"] == 6
+    # an empty bonus stack gives none (H-GOLD-1)
+    s = play(gold_position(bonus=[]), "place 1,-1 r2")
+    (e,) = PAGE.state_view(s)["bonus_chain"]
+    assert (e["status"], e["clause"], e["bonus"]) == ("none", "H-GOLD-1", None)
+    assert PAGE.state_view(s)["prompt"]["kind"] == "draw"
 
 
 def test_tile_on_map_turns_sides_and_halves():
