@@ -8,13 +8,13 @@ and moves in notation; replaying it reproduces every state, with chance outcomes
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from datafile import read_json
 from games.tribes.rules.chance import sample_chance
 from games.tribes.rules.engine import apply, new_game
 from games.tribes.rules.errors import InvalidMoveError, JournalError, PositionError, ProfileError
@@ -141,19 +141,6 @@ def state_from_settings(settings: dict[str, Any], source: str = "<settings>") ->
         raise JournalError(source, "settings.players", str(exc)) from None
 
 
-def load_json(path: str | Path, what: str) -> Any:
-    """Read a JSON file; errors name the file (and line) in one line."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise JournalError(str(p), "", f"cannot read {what}: {exc.strerror or exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise JournalError(str(p), f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from None
-
-
 def game_from_data(data: Any, source: str, upto: int | None = None) -> Game:
     """A journal or a position document, as a :class:`Game`."""
     if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
@@ -163,7 +150,7 @@ def game_from_data(data: Any, source: str, upto: int | None = None) -> Game:
 
 def load_game(path: str | Path, upto: int | None = None) -> Game:
     """A journal or a position file, as a :class:`Game`."""
-    return game_from_data(load_json(path, "the game file"), str(path), upto)
+    return game_from_data(read_json(path, "the game file", JournalError), str(path), upto)
 
 
 POLICIES: dict[str, Callable[[int], Policy]] = {
