@@ -418,7 +418,7 @@ def _start_game(runtime: Any, setup: str | None, moves: int, players: str | None
         if isinstance(data, dict) and data.get("format") == "tribes-position":
             runtime.new_game(position=data)
             return
-        game = Game.from_dict(data, setup, upto=moves)
+        game = Game.from_dict(data, setup, upto=moves, base=Path(setup).parent)
         runtime.new_game([(p["name"], p.get("colour", "grey")) for p in game.settings["players"]])
         for m in game.moves:
             runtime.submit(m)

@@ -242,7 +242,7 @@ def _option_line(o: Option) -> str:
 
 def cmd_apply(args: argparse.Namespace) -> int:
     data = read_json(args.game, "the game file", JournalError)
-    game = game_from_data(data, args.game)
+    game = game_from_data(data, args.game, base=Path(args.game).parent)
     for text in args.moves:
         game.push(parse_move(text))
     is_position = isinstance(data, dict) and data.get("format") == POSITION_FORMAT

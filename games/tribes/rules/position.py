@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from datafile import Reader
@@ -112,13 +113,17 @@ class _PositionReader(Reader):
             raise self.fail(path, f"{val!r} is not {what} of the profile") from None
 
 
-def state_from_dict(data: Any, profile: BoxProfile | None = None, source: str = "<position>") -> State:
+def state_from_dict(
+    data: Any, profile: BoxProfile | None = None, source: str = "<position>", base: str | Path | None = None
+) -> State:
     """Read and validate a position; raises :class:`PositionError` naming file, field and reason.
+    ``base``: the folder of the file the document came from (a profile named by a relative path is
+    read from there; None: the working directory).
 
     Each part is read by its own function, in the order of the document; the checks that tie parts
     together (stones against players, the bag against lands, shells against the box) follow them."""
     rd = _PositionReader(source)
-    data, prof = _header(rd, data, profile)
+    data, prof = _header(rd, data, profile, base)
     players = _players(rd, data, prof)
     row = _row(rd, data, prof)
     board = _board(rd, data, prof, players)
@@ -153,7 +158,9 @@ def state_from_dict(data: Any, profile: BoxProfile | None = None, source: str = 
     )
 
 
-def _header(rd: _PositionReader, data: Any, profile: BoxProfile | None) -> tuple[dict[str, Any], BoxProfile]:
+def _header(
+    rd: _PositionReader, data: Any, profile: BoxProfile | None, base: str | Path | None
+) -> tuple[dict[str, Any], BoxProfile]:
     """The document as an object of the right format and version, and the box profile it is read with
     (``profile`` when given, else the one it names)."""
     if not isinstance(data, dict):
@@ -164,7 +171,7 @@ def _header(rd: _PositionReader, data: Any, profile: BoxProfile | None) -> tuple
     if profile is not None:
         return data, profile
     try:
-        return data, resolve_profile(data.get("profile", "default"), rd.source)
+        return data, resolve_profile(data.get("profile", "default"), rd.source, base)
     except ProfileError as exc:
         raise rd.fail("profile", str(exc)) from None
 

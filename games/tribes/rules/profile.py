@@ -496,12 +496,16 @@ def default_profile() -> BoxProfile:
     return _DEFAULT
 
 
-def resolve_profile(spec: Any, source: str = "<settings>") -> BoxProfile:
-    """A profile from a settings value: ``"default"``/None, a file path, or an inline object."""
+def resolve_profile(spec: Any, source: str = "<settings>", base: str | Path | None = None) -> BoxProfile:
+    """A profile from a settings value: ``"default"``/None, a file path, or an inline object.
+
+    A relative path is read relative to ``base``, the folder of the file whose document names it
+    (a document that is not from a file has no ``base``: the working directory)."""
     if spec is None or spec == "default":
         return default_profile()
     if isinstance(spec, dict):
         return parse_profile(spec, f"{source}: profile")
     if isinstance(spec, str):
-        return load_profile(spec)
+        path = Path(spec)
+        return load_profile(path if base is None or path.is_absolute() else Path(base) / path)
     raise ProfileError(source, "profile", f'must be "default", a file path or an object, got {show(spec)}')

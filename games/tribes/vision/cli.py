@@ -182,7 +182,7 @@ def labels_from_file(
             raise VisionError(f"{path}: an observation file needs --colours (each seat's colour, in seat order)")
         names = [c.strip() for c in colours.split(",") if c.strip()]
         return obs, dict(enumerate(names)), len(names)
-    game = game_from_data(data, path, None)
+    game = game_from_data(data, path, None, Path(path).parent)
     n = move if move is not None else (1 if len(game.moves) >= 1 else 0)
     if not 0 <= n <= len(game.moves):
         raise VisionError(f"--move {n}: {path} has {len(game.moves)} moves")
