@@ -40,15 +40,15 @@ E = TypeVar("E", bound="DataFileError")
 
 class DataFileError(ValueError):
     """A data file (or document) that cannot be read or fails validation: ``source`` names the file
-    (or ``<stdin>``, ``request body``…), ``field`` the place in it (``players[2].name``; empty for the
-    whole file), ``reason`` what is wrong. ``str()`` is the one-line message."""
+    (or ``<stdin>``, ``request body``…; empty for a document of unknown origin), ``field`` the place
+    in it (``players[2].name``; empty for the whole file), ``reason`` what is wrong. ``str()`` is the
+    one-line message."""
 
     def __init__(self, source: str, field: str, reason: str) -> None:
         self.source = source
         self.field = field
         self.reason = reason
-        where = f"{source}: {field}" if field else source
-        super().__init__(f"{where}: {reason}")
+        super().__init__(": ".join([part for part in (source, field) if part] + [reason]))
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
