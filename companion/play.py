@@ -420,14 +420,16 @@ def _players(spec: str) -> list[tuple[str, str]]:
 def _start_game(runtime: Any, setup: str | None, moves: int, players: str | None) -> None:
     """Start the replay's game: from a journal (its players; its first ``moves`` moves), a position,
     or players named on the command line. Raises JournalError, PositionError or ValueError."""
-    from games.tribes.rules.game import Game, load_json
+    from datafile import read_json
+    from games.tribes.rules.errors import JournalError
+    from games.tribes.rules.game import Game
 
     if setup:
-        data = load_json(setup, "the setup")
+        data = read_json(setup, "the setup", JournalError)
         if isinstance(data, dict) and data.get("format") == "tribes-position":
             runtime.new_game(position=data)
             return
-        game = Game.from_dict(data, setup, upto=moves)
+        game = Game.from_dict(data, setup, upto=moves, base=Path(setup).parent)
         runtime.new_game([(p["name"], p.get("colour", "grey")) for p in game.settings["players"]])
         for m in game.moves:
             runtime.submit(m)

@@ -23,6 +23,7 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from datafile import DataFileError, read_json, write_json
@@ -173,7 +174,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_apply(args: argparse.Namespace) -> int:
     game: GamePlugin = args.plugin
     data = read_json(args.game, "the game file")
-    record = record_from_data(data, args.game, game=game)
+    record = record_from_data(data, args.game, game=game, base=Path(args.game).parent)
     for text in args.moves:
         record.push(text)
     is_position = isinstance(data, dict) and data.get("format") == game.info.position_format

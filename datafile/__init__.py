@@ -40,15 +40,15 @@ E = TypeVar("E", bound="DataFileError")
 
 class DataFileError(ValueError):
     """A data file (or document) that cannot be read or fails validation: ``source`` names the file
-    (or ``<stdin>``, ``request body``…), ``field`` the place in it (``players[2].name``; empty for the
-    whole file), ``reason`` what is wrong. ``str()`` is the one-line message."""
+    (or ``<stdin>``, ``request body``…; empty for a document of unknown origin), ``field`` the place
+    in it (``players[2].name``; empty for the whole file), ``reason`` what is wrong. ``str()`` is the
+    one-line message."""
 
     def __init__(self, source: str, field: str, reason: str) -> None:
         self.source = source
         self.field = field
         self.reason = reason
-        where = f"{source}: {field}" if field else source
-        super().__init__(f"{where}: {reason}")
+        super().__init__(": ".join([part for part in (source, field) if part] + [reason]))
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -69,19 +69,28 @@ class _Refused(ValueError):
 
 def _parse_int(s: str) -> int:
     if len(s.lstrip("-")) > MAX_INT_DIGITS:
-        raise _Refused(f"an integer of {len(s.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
+        raise _Refused(f"holds an integer of {len(s.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
     return int(s)
 
 
 def _parse_float(s: str) -> float:
     v = float(s)
     if not math.isfinite(v):
-        raise _Refused(f"the number {s[:30]} is too large")
+        raise _Refused(f"holds the number {s[:30]}, which is too large")
     return v
 
 
 def _parse_constant(s: str) -> NoReturn:
-    raise _Refused(f"{s} is not a number JSON allows")
+    raise _Refused(f"holds {s}, which is not a number JSON allows")
+
+
+def _decode(data: bytes, source: str, error: type[DataFileError], prefix: str = "") -> str:
+    """``data`` as UTF-8 text; anything else is one ``error`` naming the offending byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        reason = f"{prefix}is not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x})"
+        raise error(source, "", reason) from None
 
 
 def parse_json(
@@ -89,13 +98,7 @@ def parse_json(
 ) -> Any:
     """Decode JSON ``data`` (text, or bytes that must be UTF-8) from ``source``; every problem is one
     ``error(source, field, reason)``."""
-    if isinstance(data, bytes | bytearray):
-        try:
-            text = bytes(data).decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise error(source, "", f"is not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x})") from None
-    else:
-        text = data
+    text = _decode(bytes(data), source, error) if isinstance(data, bytes | bytearray) else data
     if text.startswith("\ufeff"):
         text = text[1:]
     depth = _depth(text)
@@ -106,7 +109,7 @@ def parse_json(
     except json.JSONDecodeError as exc:
         raise error(source, f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from None
     except _Refused as exc:
-        raise error(source, "", f"not valid here: {exc}") from None
+        raise error(source, "", str(exc)) from None
     except (ValueError, RecursionError) as exc:  # e.g. Python's own integer-length limit
         raise error(source, "", f"not valid JSON: {str(exc).splitlines()[0][:80]}") from None
 
@@ -132,16 +135,13 @@ def read_bytes(path: str | Path, what: str, error: type[DataFileError] = DataFil
 
 def read_json(path: str | Path, what: str = "the file", error: type[DataFileError] = DataFileError) -> Any:
     """Read and decode a JSON file; every problem is one ``error(file, field, reason)``."""
-    return parse_json(read_bytes(path, what, error), str(path), error)
+    return parse_json(read_text(path, what, error), str(path), error)
 
 
 def read_text(path: str | Path, what: str = "the file", error: type[DataFileError] = DataFileError) -> str:
-    """Read a UTF-8 text file with the same checks as :func:`read_json`."""
-    data = read_bytes(path, what, error)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise error(str(path), "", f"is not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x})") from None
+    """Read a UTF-8 text file with the same checks as :func:`read_json` (bytes that are not UTF-8:
+    ``cannot read WHAT: it is not UTF-8 text (byte N is 0x..)``)."""
+    return _decode(read_bytes(path, what, error), str(path), error, f"cannot read {what}: it ")
 
 
 def write_bytes(path: str | Path, data: bytes, what: str = "the file", fsync: bool = True) -> None:

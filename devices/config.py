@@ -9,7 +9,6 @@ file in its errors. Colours are ``"#rrggbb"`` or a name from :data:`NAMED_COLOUR
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import sys
 from collections.abc import Mapping
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from datafile import DataFileError, read_json
 from devices.errors import ConfigError
 from devices.frames import ADALIGHT_MAX_LEDS, COLOR_ORDERS, RGB
 
@@ -211,18 +211,16 @@ class LedConfig:
 
     @classmethod
     def load(cls, path: str | Path) -> LedConfig:
-        """Read a JSON config file."""
-        p = Path(path)
+        """Read a JSON config file; a file that cannot be read or is not JSON is a
+        :class:`ConfigError` of the field ``file``."""
         try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError("file", f"cannot read it: {exc.strerror or exc}", str(p)) from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            where = f"line {exc.lineno} column {exc.colno}"
-            raise ConfigError("file", f"invalid JSON at {where}: {exc.msg}", str(p)) from None
-        return cls.from_dict(data, source=str(p))
+            data = read_json(path, "it")
+        except DataFileError as exc:
+            reason = exc.reason
+            if exc.field.startswith("line "):  # not JSON: where, then what
+                reason = f"invalid JSON at {exc.field}: {reason.removeprefix('not valid JSON: ')}"
+            raise ConfigError("file", reason, str(path)) from None
+        return cls.from_dict(data, source=str(path))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON data that :meth:`from_dict` reads back (colours as ``#rrggbb``)."""

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
+from datafile import DataFileError
+
 
 class DeviceError(Exception):
     """Base class: a problem with the LED strip set-up that the user can fix."""
 
 
-class ConfigError(DeviceError, ValueError):
-    """A bad LED configuration value. ``field`` names the setting, ``source`` the file it came from."""
+class ConfigError(DeviceError, DataFileError):
+    """A bad LED configuration value. ``field`` names the setting, ``source`` the file it came from
+    (empty for a value from elsewhere, e.g. a command-line flag); ``problem`` (= ``reason``) says
+    what is wrong."""
 
     def __init__(self, field: str, problem: str, source: str | None = None) -> None:
-        self.field = field
+        DataFileError.__init__(self, source or "", field, problem)
         self.problem = problem
-        self.source = source
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        head = f"{self.source}: " if self.source else ""
-        return f"{head}{self.field}: {self.problem}"
 
     def with_field(self, field: str) -> ConfigError:
         """The same error reported under another name (e.g. the command-line flag the user typed)."""

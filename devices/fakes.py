@@ -21,7 +21,6 @@ they are now are ``shown``. Only POSIX (pty).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import pty
 import select
@@ -31,6 +30,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
+from datafile import DataFileError, parse_json
 from devices.frames import RGB, apply_wled_segment_items
 
 
@@ -315,8 +315,8 @@ class FakeWled(FakeController):
 
     def _apply(self, text: bytes) -> None:
         try:
-            doc = json.loads(text)
-        except ValueError:
+            doc = parse_json(text, "serial line")
+        except DataFileError:
             return  # WLED drops a line it cannot parse
         if not isinstance(doc, dict):
             return

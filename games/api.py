@@ -31,6 +31,7 @@ import random
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.abc import Traversable
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 State = Any
@@ -149,8 +150,11 @@ class Rules(Protocol):
         ``profile`` (None: the game's default); ValueError for a bad player list."""
         ...  # pragma: no cover - protocol
 
-    def new_state(self, settings: Mapping[str, Any], source: str = "settings") -> State:
-        """The state before the first move; a ``DataFileError`` names ``source`` and the field."""
+    def new_state(self, settings: Mapping[str, Any], source: str = "settings", base: str | Path | None = None) -> State:
+        """The state before the first move; a ``DataFileError`` names ``source`` and the field.
+        ``base``: the folder of the file the settings came from — a file the settings name by a
+        relative path (a box profile) is read from there; None (not from a file): the working
+        directory."""
         ...  # pragma: no cover - protocol
 
     def parse_move(self, text: str) -> Any:
@@ -198,10 +202,13 @@ class Rules(Protocol):
         """The position document of ``state`` (``info.position_format``)."""
         ...  # pragma: no cover - protocol
 
-    def state_from_json(self, data: Any, source: str = "<position>", profile: Any = None) -> State:
+    def state_from_json(
+        self, data: Any, source: str = "<position>", profile: Any = None, base: str | Path | None = None
+    ) -> State:
         """Read a position document back (``state_from_json(state_to_json(s)) == s``); a
         ``DataFileError`` names the source and field. ``profile``: the box profile to read it with
-        (None: the one the document names, else the game's default)."""
+        (None: the one the document names, else the game's default). ``base``: as for
+        :meth:`new_state`."""
         ...  # pragma: no cover - protocol
 
     def settings_of(self, state: State) -> dict[str, Any]:

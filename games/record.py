@@ -36,9 +36,12 @@ class Record:
     moves: list[Any] = field(default_factory=list)
 
     @staticmethod
-    def new(game: GamePlugin, settings: dict[str, Any], source: str = "settings") -> Record:
-        """A new game from its settings (``game.rules.settings(players, profile)``)."""
-        return Record(game, dict(settings), [game.rules.new_state(settings, source)])
+    def new(
+        game: GamePlugin, settings: dict[str, Any], source: str = "settings", base: str | Path | None = None
+    ) -> Record:
+        """A new game from its settings (``game.rules.settings(players, profile)``; ``base``: the
+        folder of the file they came from, see :meth:`games.api.Rules.new_state`)."""
+        return Record(game, dict(settings), [game.rules.new_state(settings, source, base)])
 
     @staticmethod
     def from_position(game: GamePlugin, state: State) -> Record:
@@ -83,9 +86,11 @@ class Record:
         return out
 
     @staticmethod
-    def from_dict(game: GamePlugin, data: Any, source: str = "<journal>", upto: int | None = None) -> Record:
+    def from_dict(
+        game: GamePlugin, data: Any, source: str = "<journal>", upto: int | None = None, base: str | Path | None = None
+    ) -> Record:
         """Replay a journal of ``game``; :class:`JournalError` names the source and the first bad
-        field or move."""
+        field or move (``base``: the folder of its file, as for :meth:`new`)."""
         if not isinstance(data, dict):
             raise JournalError(source, "(top level)", "must be a JSON object")
         fmt = game.info.journal_format
@@ -99,7 +104,7 @@ class Record:
         if not isinstance(settings, dict):
             raise JournalError(source, "settings", "must be an object")
         try:
-            record = Record.new(game, settings, source)
+            record = Record.new(game, settings, source, base)
         except DataFileError as exc:
             raise JournalError(exc.source, exc.field, exc.reason) from None
         moves = data.get("moves", [])
@@ -131,17 +136,20 @@ def game_of(data: Any, source: str) -> GamePlugin:
     return plugin
 
 
-def record_from_data(data: Any, source: str, upto: int | None = None, game: GamePlugin | None = None) -> Record:
-    """A journal or a position document (of ``game``, or of the game it names) as a :class:`Record`."""
+def record_from_data(
+    data: Any, source: str, upto: int | None = None, game: GamePlugin | None = None, base: str | Path | None = None
+) -> Record:
+    """A journal or a position document (of ``game``, or of the game it names) as a :class:`Record`;
+    ``base``: the folder of its file (files it names by relative paths are read from there)."""
     plugin = game or game_of(data, source)
     if isinstance(data, dict) and data.get("format") == plugin.info.position_format:
-        return Record.from_position(plugin, plugin.rules.state_from_json(data, source))
-    return Record.from_dict(plugin, data, source, upto)
+        return Record.from_position(plugin, plugin.rules.state_from_json(data, source, base=base))
+    return Record.from_dict(plugin, data, source, upto, base)
 
 
 def open_record(path: str | Path, upto: int | None = None, game: GamePlugin | None = None) -> Record:
     """A journal or position file of any registered game, as a :class:`Record`."""
-    return record_from_data(read_json(path, "the game file", JournalError), str(path), upto, game)
+    return record_from_data(read_json(path, "the game file", JournalError), str(path), upto, game, Path(path).parent)
 
 
 def simulate(

@@ -23,21 +23,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from datafile import DataFileError, parse_json, read_bytes
+
 LIVE_FORMAT = "tribes-live-journal"
 LIVE_VERSION = 1
 OPS = ("move", "undo", "correct")
 _NAME_RE = re.compile(r"^game-(\d{6,})\.jsonl$")
 
 
-class JournalFileError(ValueError):
-    """A journal file that cannot be read: names the file, the line and the reason in one line."""
+class JournalFileError(DataFileError):
+    """A journal file that cannot be read: names the file, the line (0: the whole file) and the
+    reason in one line (``field`` is ``line N``)."""
 
     def __init__(self, path: str | Path, line: int, reason: str) -> None:
+        super().__init__(str(path), f"line {line}" if line else "", reason)
         self.path = str(path)
         self.line = line
-        self.reason = reason
-        where = f"{path}: line {line}" if line else str(path)
-        super().__init__(f"{where}: {reason}")
 
 
 def now_iso() -> str:
@@ -69,14 +70,21 @@ def _check_entry(entry: Any, path: Path, line: int) -> dict[str, Any]:
     return entry
 
 
+def _line_problem(exc: DataFileError) -> str:
+    """What is wrong with one line, as :func:`datafile.parse_json` found it (a line of text is always
+    line 1 of itself: only the column is kept)."""
+    where = exc.field.removeprefix("line 1 ")
+    return f"{where}: {exc.reason}" if where else exc.reason
+
+
 def read_journal(path: str | Path) -> JournalContents:
     """Read a journal file. A torn or unreadable LAST line is dropped with a warning (what a crash
     during a write leaves); any other damage raises :class:`JournalFileError`."""
     p = Path(path)
     try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise JournalFileError(p, 0, f"cannot read: {exc.strerror or exc}") from None
+        data = read_bytes(p, "the journal")
+    except DataFileError as exc:
+        raise JournalFileError(p, 0, exc.reason) from None
     lines = data.split(b"\n")
     # After the split the last element is b"" when the file ends with a newline; otherwise it is a
     # torn write that never got its newline.
@@ -90,13 +98,14 @@ def read_journal(path: str | Path) -> JournalContents:
     parsed: list[Any] = []
     for i, raw in enumerate(lines, start=1):
         try:
-            parsed.append(json.loads(raw.decode("utf-8")))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            parsed.append(parse_json(raw, str(p)))
+        except DataFileError as exc:
+            reason = _line_problem(exc)
             if i == len(lines) and i > 1:
-                warnings.append(f"{p}: line {i}: dropped an unreadable last line ({exc})")
+                warnings.append(f"{p}: line {i}: dropped an unreadable last line ({reason})")
                 lines.pop()
                 break
-            raise JournalFileError(p, i, f"not valid JSON: {exc}") from None
+            raise JournalFileError(p, i, reason) from None
     if not parsed:
         raise JournalFileError(p, 1, "empty file: the header line is missing")
     header = parsed[0]

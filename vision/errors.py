@@ -1,25 +1,23 @@
 """Typed errors of the vision package. Every one is a :class:`ValueError` with a one-line message.
 
-Errors about a data file (layout, art pack, photo folder) name the file, the field and the reason, in
-the same ``file: field: reason`` form the rules engine uses for box profiles.
+Errors about a data file (layout, art pack, photo folder, models, enrollment) name the file, the field
+and the reason, in the ``file: field: reason`` form of every data file (:class:`datafile.DataFileError`).
 """
 
 from __future__ import annotations
+
+import datafile
 
 
 class VisionError(ValueError):
     """Base class of every error the vision package raises for bad input."""
 
 
-class VisionFileError(VisionError):
+class VisionFileError(VisionError, datafile.DataFileError):
     """A data file or folder that is malformed: names the file, the field and the reason."""
 
     def __init__(self, source: str, field: str, reason: str) -> None:
-        self.source = source
-        self.field = field
-        self.reason = reason
-        where = f"{source}: {field}" if field else source
-        super().__init__(f"{where}: {reason}")
+        datafile.DataFileError.__init__(self, source, field, reason)
 
 
 class LayoutError(VisionFileError):

@@ -19,7 +19,6 @@ Models are loaded with onnxruntime on the CPU; a missing, corrupt or mismatched 
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from datafile import DataFileError, Reader, read_json
 from vision.errors import ModelError
 
 MANIFEST = "models.json"
@@ -62,29 +62,31 @@ class ModelSpec:
 def read_manifest(folder: Path) -> dict[str, ModelSpec]:
     """The models listed in ``folder/models.json``; ModelError when missing or malformed."""
     path = folder / MANIFEST
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ModelError(
-            str(path), "", "missing: the models folder has no models.json (train or copy the models)"
-        ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ModelError(str(path), "", f"cannot read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ModelError(str(path), f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    if not path.exists():
+        raise ModelError(str(path), "", "missing: the models folder has no models.json (train or copy the models)")
+    data = read_json(path, "the models manifest", ModelError)
     if not isinstance(data, dict) or not isinstance(data.get("models"), dict):
         raise ModelError(
             str(path), "models", "must be an object of model name -> {file, px, channels, outputs, sha256}"
         )
-    out = {}
-    for name, m in data["models"].items():
-        try:
-            out[name] = ModelSpec(
-                name, str(m["file"]), int(m["px"]), int(m["channels"]), int(m["outputs"]), str(m["sha256"])
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ModelError(str(path), f"models.{name}", f"incomplete entry ({exc})") from None
-    return out
+    rd = Reader(str(path), ModelError)
+    return {name: _model_spec(rd, name, m) for name, m in data["models"].items()}
+
+
+def _model_spec(rd: Reader, name: str, node: Any) -> ModelSpec:
+    at = f"models.{name}"
+    entry = rd.obj(node, at)
+    px, channels, outputs = (
+        rd.integer(rd.get(entry, key, at), f"{at}.{key}", 1) for key in ("px", "channels", "outputs")
+    )
+    return ModelSpec(
+        name,
+        rd.text(rd.get(entry, "file", at), f"{at}.file"),
+        px,
+        channels,
+        outputs,
+        rd.text(rd.get(entry, "sha256", at), f"{at}.sha256", empty=True),
+    )
 
 
 class OnnxModel:
@@ -242,9 +244,9 @@ class Models:
     def setting(self, name: str, default: float) -> float:
         """A number from ``models.json`` (the recognizer's tuned settings), or ``default``."""
         try:
-            doc = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
+            doc = read_json(self.folder / MANIFEST, "the models manifest", ModelError)
             return float(doc.get(name, default))
-        except (OSError, ValueError, TypeError, AttributeError):
+        except (DataFileError, ValueError, TypeError, AttributeError):
             return default
 
     def mix(self) -> float:

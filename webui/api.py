@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from datafile import DataFileError
+from datafile import DataFileError, parse_json
 from games.api import GamePlugin, PageModule, ProfileSupport
 from session.runtime import REST_MODES, GameRuntime
 from webui.errors import ApiError, bad_request
@@ -75,10 +75,15 @@ def _guard() -> None:
 
 
 def body() -> dict[str, Any]:
-    """The request's JSON object, or ``bad_request`` naming the body."""
-    data = request.get_json(silent=True)
-    if data is None:
-        raise bad_request("body", "is not valid JSON")
+    """The request's JSON object, or ``bad_request`` naming the body. It is read like every data file
+    (:func:`datafile.parse_json`): bytes that are not UTF-8, absurd nesting or numbers are a 400."""
+    try:
+        data = parse_json(request.get_data(cache=True), "body")
+    except DataFileError as exc:
+        reason = exc.reason
+        if exc.field:  # not JSON at all: where
+            reason = f"is not valid JSON ({exc.field}: {reason.removeprefix('not valid JSON: ')})"
+        raise bad_request("body", reason) from None
     if not isinstance(data, dict):
         raise bad_request("body", "must be a JSON object")
     return data

@@ -8,6 +8,7 @@ import random
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 from datafile import DataFileError, Reader
@@ -192,7 +193,7 @@ class ToyRules:
             raise ValueError(f"coin race is played by {INFO.min_players} to {INFO.max_players} players")
         return {"players": [{"name": n, "colour": c} for n, c in players]}
 
-    def new_state(self, settings: Mapping[str, Any], source: str = "settings") -> State:
+    def new_state(self, settings: Mapping[str, Any], source: str = "settings", base: str | Path | None = None) -> State:
         rd = Reader(source)
         if settings.get("start") is not None:
             return self.state_from_json(settings["start"], f"{source}: settings.start")
@@ -251,7 +252,9 @@ class ToyRules:
             "phase": str(state.phase),
         }
 
-    def state_from_json(self, data: Any, source: str = "<position>", profile: Any = None) -> State:
+    def state_from_json(
+        self, data: Any, source: str = "<position>", profile: Any = None, base: str | Path | None = None
+    ) -> State:
         rd = Reader(source, DataFileError)
         doc = rd.obj(data, "")
         rd.only(doc, ("format", "version", "players", "to_move", "phase"), "")

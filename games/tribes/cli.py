@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from datafile import read_json
 from games.tribes.rules.engine import describe_context
-from games.tribes.rules.errors import RulesError
-from games.tribes.rules.game import Game, game_from_data, load_game, load_json, simulate
+from games.tribes.rules.errors import JournalError, RulesError
+from games.tribes.rules.game import Game, game_from_data, load_game, simulate
 from games.tribes.rules.legal import Option, describe, legal_moves, overview
 from games.tribes.rules.moves import Move, TakeEvent, parse_move
 from games.tribes.rules.position import POSITION_FORMAT
@@ -240,8 +241,8 @@ def _option_line(o: Option) -> str:
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
-    data = load_json(args.game, "the game file")
-    game = game_from_data(data, args.game)
+    data = read_json(args.game, "the game file", JournalError)
+    game = game_from_data(data, args.game, base=Path(args.game).parent)
     for text in args.moves:
         game.push(parse_move(text))
     is_position = isinstance(data, dict) and data.get("format") == POSITION_FORMAT

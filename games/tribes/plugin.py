@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from games.api import BoxData, GameInfo, GamePlugin, PlayerFactory, Seat, Standing
@@ -47,9 +48,9 @@ class TribesRules:
         """``{"players": [...], "profile": "default" | {...}}``."""
         return Game.new(list(players), profile).settings
 
-    def new_state(self, settings: Mapping[str, Any], source: str = "settings") -> State:
+    def new_state(self, settings: Mapping[str, Any], source: str = "settings", base: str | Path | None = None) -> State:
         """The state before the first move (or the starting position of a mid-game start)."""
-        return state_from_settings(dict(settings), source)
+        return state_from_settings(dict(settings), source, base)
 
     def parse_move(self, text: str) -> moves.Move:
         """A move in the notation (docs/notation.md)."""
@@ -95,9 +96,11 @@ class TribesRules:
         """The position document (docs/position.md)."""
         return state.to_dict()
 
-    def state_from_json(self, data: Any, source: str = "<position>", profile: Any = None) -> State:
+    def state_from_json(
+        self, data: Any, source: str = "<position>", profile: Any = None, base: str | Path | None = None
+    ) -> State:
         """A position document read back with full validation."""
-        return position.state_from_dict(data, profile, source)
+        return position.state_from_dict(data, profile, source, base)
 
     def settings_of(self, state: State) -> dict[str, Any]:
         """Settings of a game that starts at ``state``."""

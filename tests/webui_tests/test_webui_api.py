@@ -128,6 +128,25 @@ def test_bad_requests_name_the_field(client, body, field):
     assert err(client.post("/api/moves", json=body), 400, "bad_request")["field"] == field
 
 
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b'{"state_id": 1, "move": "caf\xe9"}', "is not UTF-8 text (byte 28 is 0xe9)"),
+        (b"[" * 100_000 + b"]" * 100_000, "nests objects and lists 100000 deep"),
+        (b'{"state_id": ' + b"9" * 5000 + b"}", "holds an integer of 5000 digits"),
+        (b'{"state_id": NaN}', "holds NaN"),
+        (b'{"state_id": 1e999}', "holds the number 1e999"),
+        (b'{"state_id": ', "is not valid JSON (line 1 column 14: Expecting value)"),
+    ],
+    ids=["non-utf8", "deep", "huge-int", "nan", "inf", "torn"],
+)
+def test_bodies_are_read_like_data_files(client, data, words):
+    """The body goes through the data-file reader: what would be a 500 (a RecursionError) or an
+    unreadable value is a typed 400 naming the body."""
+    e = err(client.post("/api/moves", data=data, content_type="application/json"), 400, "bad_request")
+    assert e["field"] == "body" and words in e["message"] and "\n" not in e["message"]
+
+
 def test_body_must_be_a_json_object(client):
     assert (
         err(client.post("/api/moves", data="{", content_type="application/json"), 400, "bad_request")["field"] == "body"

@@ -8,13 +8,13 @@ and moves in notation; replaying it reproduces every state, with chance outcomes
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from datafile import read_json
 from games.tribes.rules.chance import sample_chance
 from games.tribes.rules.engine import apply, new_game
 from games.tribes.rules.errors import InvalidMoveError, JournalError, PositionError, ProfileError
@@ -86,8 +86,11 @@ class Game:
         return out
 
     @staticmethod
-    def from_dict(data: Any, source: str = "<journal>", upto: int | None = None) -> Game:
-        """Replay a journal; :class:`JournalError` names the file and the first bad field or move."""
+    def from_dict(
+        data: Any, source: str = "<journal>", upto: int | None = None, base: str | Path | None = None
+    ) -> Game:
+        """Replay a journal; :class:`JournalError` names the file and the first bad field or move.
+        ``base``: the folder of the journal's file (a profile path in it is read from there)."""
         if not isinstance(data, dict):
             raise JournalError(source, "(top level)", "must be a JSON object")
         if data.get("format") != JOURNAL_FORMAT:
@@ -97,7 +100,7 @@ class Game:
         settings = data.get("settings")
         if not isinstance(settings, dict):
             raise JournalError(source, "settings", "must be an object")
-        game = Game(dict(settings), [state_from_settings(settings, source)])
+        game = Game(dict(settings), [state_from_settings(settings, source, base)])
         moves = data.get("moves", [])
         if not isinstance(moves, list):
             raise JournalError(source, "moves", "must be a list of moves in notation")
@@ -120,11 +123,13 @@ def journal_result(state: State) -> dict[str, Any]:
     }
 
 
-def state_from_settings(settings: dict[str, Any], source: str = "<settings>") -> State:
+def state_from_settings(settings: dict[str, Any], source: str = "<settings>", base: str | Path | None = None) -> State:
     """The state before the first move of a game with these settings (players and box profile, or
-    a starting position); :class:`JournalError` names the source and field."""
+    a starting position); :class:`JournalError` names the source and field. A profile given as a
+    relative path is read from ``base``, the folder of the file the settings came from (None: the
+    working directory)."""
     try:
-        profile = resolve_profile(settings.get("profile", "default"), source)
+        profile = resolve_profile(settings.get("profile", "default"), source, base)
     except ProfileError as exc:
         raise JournalError(source, "settings.profile", str(exc)) from None
     if settings.get("start") is not None:
@@ -141,29 +146,17 @@ def state_from_settings(settings: dict[str, Any], source: str = "<settings>") ->
         raise JournalError(source, "settings.players", str(exc)) from None
 
 
-def load_json(path: str | Path, what: str) -> Any:
-    """Read a JSON file; errors name the file (and line) in one line."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise JournalError(str(p), "", f"cannot read {what}: {exc.strerror or exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise JournalError(str(p), f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from None
-
-
-def game_from_data(data: Any, source: str, upto: int | None = None) -> Game:
-    """A journal or a position document, as a :class:`Game`."""
+def game_from_data(data: Any, source: str, upto: int | None = None, base: str | Path | None = None) -> Game:
+    """A journal or a position document, as a :class:`Game` (``base``: the folder of its file)."""
     if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
-        return Game.from_position(state_from_dict(data, None, source))
-    return Game.from_dict(data, source, upto)
+        return Game.from_position(state_from_dict(data, None, source, base))
+    return Game.from_dict(data, source, upto, base)
 
 
 def load_game(path: str | Path, upto: int | None = None) -> Game:
-    """A journal or a position file, as a :class:`Game`."""
-    return game_from_data(load_json(path, "the game file"), str(path), upto)
+    """A journal or a position file, as a :class:`Game`; a profile it names by a relative path is
+    read from the file's folder."""
+    return game_from_data(read_json(path, "the game file", JournalError), str(path), upto, Path(path).parent)
 
 
 POLICIES: dict[str, Callable[[int], Policy]] = {

@@ -10,8 +10,11 @@ the first problem.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
 
+from datafile import Reader
 from games.tribes.rules.errors import PositionError, ProfileError
 from games.tribes.rules.hexgrid import Hex, is_connected
 from games.tribes.rules.pending import (
@@ -26,6 +29,9 @@ from games.tribes.rules.pending import (
 )
 from games.tribes.rules.profile import BOARD_COLUMNS, TRACKS, BoxProfile, default_profile, resolve_profile
 from games.tribes.rules.state import Arrow, BoardTile, Land, Player, RowTile, State, land_proxy
+
+T = TypeVar("T")
+BoardRow = tuple[BoardTile, ...]
 
 POSITION_FORMAT = "tribes-position"
 POSITION_VERSION = 1
@@ -83,213 +89,264 @@ def state_to_dict(state: State) -> dict[str, Any]:
     }
 
 
-class _P:
-    """Field access with errors that name the file and field."""
+class _PositionReader(Reader):
+    """The common reader, raising :class:`PositionError`, with the kinds of value a position holds."""
 
     def __init__(self, source: str) -> None:
-        self.source = source
+        super().__init__(source, PositionError)
 
-    def fail(self, field: str, reason: str) -> PositionError:
-        return PositionError(self.source, field, reason)
+    def field(self, node: Any, key: str, path: str, default: Any = ...) -> Any:
+        """``node[key]`` of the object ``node`` at ``path``; missing is an error unless ``default``."""
+        return self.get(self.obj(node, path), key, path, default)
 
-    def get(self, obj: Any, key: str, path: str, default: Any = ...) -> Any:
-        if not isinstance(obj, dict):
-            raise self.fail(path or "(top level)", "must be an object")
-        if key not in obj:
-            if default is ...:
-                raise self.fail(f"{path}.{key}" if path else key, "is missing")
-            return default
-        return obj[key]
+    def hex(self, val: Any, path: str) -> Hex:
+        """A hex ``[q, r]``."""
+        if not (isinstance(val, list) and len(val) == 2 and all(type(v) is int for v in val)):
+            raise self.fail(path, f"must be [q, r] integers, got {val!r}")
+        return (val[0], val[1])
 
-    def int(self, val: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
-        if isinstance(val, bool) or not isinstance(val, int):
-            raise self.fail(path, f"must be an integer, got {val!r}")
-        if lo is not None and val < lo:
-            raise self.fail(path, f"must be >= {lo}, got {val}")
-        if hi is not None and val > hi:
-            raise self.fail(path, f"must be <= {hi}, got {val}")
-        return val
-
-    def bool(self, val: Any, path: str) -> bool:
-        if not isinstance(val, bool):
-            raise self.fail(path, f"must be true or false, got {val!r}")
-        return val
-
-    def list(self, val: Any, path: str) -> list[Any]:
-        if not isinstance(val, list):
-            raise self.fail(path, f"must be a list, got {type(val).__name__}")
-        return val
-
-    def str(self, val: Any, path: str) -> str:
-        if not isinstance(val, str) or not val:
-            raise self.fail(path, f"must be a non-empty text, got {val!r}")
-        return val
+    def known(self, lookup: Callable[[Any], T], val: Any, path: str, what: str) -> T:
+        """``lookup(val)`` (a profile's table), or "VAL is not WHAT of the profile"."""
+        try:
+            return lookup(val)
+        except (KeyError, TypeError):
+            raise self.fail(path, f"{val!r} is not {what} of the profile") from None
 
 
-def state_from_dict(data: Any, profile: BoxProfile | None = None, source: str = "<position>") -> State:
-    """Read and validate a position; raises :class:`PositionError` naming file, field and reason."""
-    rd = _P(source)
+def state_from_dict(
+    data: Any, profile: BoxProfile | None = None, source: str = "<position>", base: str | Path | None = None
+) -> State:
+    """Read and validate a position; raises :class:`PositionError` naming file, field and reason.
+    ``base``: the folder of the file the document came from (a profile named by a relative path is
+    read from there; None: the working directory).
+
+    Each part is read by its own function, in the order of the document; the checks that tie parts
+    together (stones against players, the bag against lands, shells against the box) follow them."""
+    rd = _PositionReader(source)
+    data, prof = _header(rd, data, profile, base)
+    players = _players(rd, data, prof)
+    row = _row(rd, data, prof)
+    board = _board(rd, data, prof, players)
+    arrows = _arrows(rd, data, board, players)
+    pending = _pending(rd, data)
+    bag = _bag(rd, data, prof, players, pending)
+    seen, done = _events(rd, data, prof, row)
+    stacks = _stacks(rd, data, prof, seen)
+    turn_shells, shell_supply = _shells(rd, data, prof, players, row)
+    n = len(players)
+    if not 0 <= pending.seat < n:
+        raise rd.fail("pending.seat", f"must be a seat from 0 to {n - 1}")
+    _check_pending(rd, prof, pending, n)
+    to_move = rd.integer(rd.get(data, "to_move", "", pending.seat), "to_move", 0, n - 1)
+    _check_after_setup(rd, pending, players, row)
+    return State(
+        profile=prof,
+        players=tuple(players),
+        row=tuple(row),
+        board=tuple(board),
+        arrows=tuple(arrows),
+        bag=tuple(bag),
+        stacks=stacks,
+        seen_events=seen,
+        done_events=tuple(done),
+        shell_supply=shell_supply,
+        to_move=to_move,
+        turn=rd.integer(rd.get(data, "turn", "", 0), "turn", 0),
+        turn_shells=turn_shells,
+        end_triggered=rd.boolean(rd.get(data, "end_triggered", "", False), "end_triggered"),
+        pending=pending,
+    )
+
+
+def _header(
+    rd: _PositionReader, data: Any, profile: BoxProfile | None, base: str | Path | None
+) -> tuple[dict[str, Any], BoxProfile]:
+    """The document as an object of the right format and version, and the box profile it is read with
+    (``profile`` when given, else the one it names)."""
     if not isinstance(data, dict):
         raise rd.fail("(top level)", "must be a JSON object")
     if data.get("format") != POSITION_FORMAT:
         raise rd.fail("format", f"must be {POSITION_FORMAT!r}, got {data.get('format')!r}")
-    rd.int(rd.get(data, "version", ""), "version", POSITION_VERSION, POSITION_VERSION)
-    if profile is None:
-        try:
-            profile = resolve_profile(data.get("profile", "default"), source)
-        except ProfileError as exc:
-            raise rd.fail("profile", str(exc)) from None
-    prof = profile
+    rd.integer(rd.get(data, "version", ""), "version", POSITION_VERSION, POSITION_VERSION)
+    if profile is not None:
+        return data, profile
+    try:
+        return data, resolve_profile(data.get("profile", "default"), rd.source, base)
+    except ProfileError as exc:
+        raise rd.fail("profile", str(exc)) from None
 
-    raw_players = rd.list(rd.get(data, "players", ""), "players")
-    if not 2 <= len(raw_players) <= 4:
-        raise rd.fail("players", f"Tribes has 2 to 4 players, got {len(raw_players)}")
-    n = len(raw_players)
-    players = []
+
+def _players(rd: _PositionReader, data: dict[str, Any], prof: BoxProfile) -> list[Player]:
+    raw = rd.list(rd.get(data, "players", ""), "players")
+    if not 2 <= len(raw) <= 4:
+        raise rd.fail("players", f"Tribes has 2 to 4 players, got {len(raw)}")
     names: set[str] = set()
-    for i, rp in enumerate(raw_players):
-        path = f"players[{i}]"
-        name = rd.str(rd.get(rp, "name", path), f"{path}.name")
-        if name in names:
-            raise rd.fail(f"{path}.name", f"two players are called {name!r}")
-        names.add(name)
-        colour = rd.str(rd.get(rp, "colour", path, "grey"), f"{path}.colour")
-        land: dict[Hex, Land] = {}
-        for j, rl in enumerate(rd.list(rd.get(rp, "land", path), f"{path}.land")):
-            lp = f"{path}.land[{j}]"
-            hx = rd.get(rl, "hex", lp)
-            if not (
-                isinstance(hx, list)
-                and len(hx) == 2
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in hx)
-            ):
-                raise rd.fail(f"{lp}.hex", f"must be [q, r] integers, got {hx!r}")
-            h = (hx[0], hx[1])
-            if h in land:
-                raise rd.fail(f"{lp}.hex", f"{hx} appears twice")
-            res = rd.get(rl, "resource", lp)
-            if res not in prof.resources:
-                raise rd.fail(f"{lp}.resource", f"must be one of {', '.join(prof.resources)}, got {res!r}")
-            land[h] = Land(
-                res,
-                rd.bool(rd.get(rl, "exhausted", lp, False), f"{lp}.exhausted"),
-                rd.int(rd.get(rl, "members", lp, 0), f"{lp}.members", 0, prof.members_per_player),
-            )
-        if not is_connected(land):
-            raise rd.fail(f"{path}.land", "is not one connected area (R-ACT-EXP-1)")
-        supply = rd.int(rd.get(rp, "supply", path), f"{path}.supply", 0)
-        on_map = sum(t.members for t in land.values())
-        if supply + on_map != prof.members_per_player:
-            raise rd.fail(
-                f"{path}.supply",
-                f"{supply} in supply + {on_map} on the land must make {prof.members_per_player} members (R-COMP-1)",
-            )
-        tr = rd.get(rp, "tracks", path, {})
-        if not isinstance(tr, dict) or set(tr) - set(TRACKS):
-            raise rd.fail(f"{path}.tracks", f"must be an object with keys from {', '.join(TRACKS)}")
-        tracks = tuple(rd.int(tr.get(t, 0), f"{path}.tracks.{t}", 0, prof.track(t).top) for t in TRACKS)
-        players.append(
-            Player(
-                name=name,
-                colour=colour,
-                land=land_proxy(land),
-                supply=supply,
-                shells=rd.int(rd.get(rp, "shells", path), f"{path}.shells", 0),
-                vp=rd.int(rd.get(rp, "vp", path), f"{path}.vp", 0),
-                tracks=tracks,  # type: ignore[arg-type]
-                arrow=rd.bool(rd.get(rp, "arrow", path, True), f"{path}.arrow"),
-            )
-        )
+    return [_player(rd, node, f"players[{i}]", prof, names) for i, node in enumerate(raw)]
 
-    row = []
-    for i, rt in enumerate(rd.list(rd.get(data, "row", ""), "row")):
-        path = f"row[{i}]"
-        shells = rd.int(rd.get(rt, "shells", path, 0), f"{path}.shells", 0)
-        if isinstance(rt, dict) and "event" in rt:
-            ev = rd.get(rt, "event", path)
-            try:
-                prof.event(ev)
-            except KeyError:
-                raise rd.fail(f"{path}.event", f"{ev!r} is not an event of the profile") from None
-            row.append(RowTile(ev, True, shells))
-        else:
-            tile = rd.get(rt, "tile", path)
-            try:
-                prof.action_tile(tile)
-            except KeyError:
-                raise rd.fail(f"{path}.tile", f"{tile!r} is not an action tile of the profile") from None
-            row.append(RowTile(tile, False, shells))
+
+def _player(rd: _PositionReader, node: Any, path: str, prof: BoxProfile, names: set[str]) -> Player:
+    """One player; ``names`` are those of the players before (and gets this one's)."""
+    rp = rd.obj(node, path)
+    name = rd.text(rd.get(rp, "name", path), f"{path}.name")
+    if name in names:
+        raise rd.fail(f"{path}.name", f"two players are called {name!r}")
+    names.add(name)
+    colour = rd.text(rd.get(rp, "colour", path, "grey"), f"{path}.colour")
+    land = _land(rd, rd.get(rp, "land", path), f"{path}.land", prof)
+    supply = rd.integer(rd.get(rp, "supply", path), f"{path}.supply", 0)
+    on_map = sum(t.members for t in land.values())
+    if supply + on_map != prof.members_per_player:
+        raise rd.fail(
+            f"{path}.supply",
+            f"{supply} in supply + {on_map} on the land must make {prof.members_per_player} members (R-COMP-1)",
+        )
+    tracks = _tracks(rd, rd.get(rp, "tracks", path, {}), f"{path}.tracks", prof)
+    return Player(
+        name=name,
+        colour=colour,
+        land=land_proxy(land),
+        supply=supply,
+        shells=rd.integer(rd.get(rp, "shells", path), f"{path}.shells", 0),
+        vp=rd.integer(rd.get(rp, "vp", path), f"{path}.vp", 0),
+        tracks=tracks,
+        arrow=rd.boolean(rd.get(rp, "arrow", path, True), f"{path}.arrow"),
+    )
+
+
+def _land(rd: _PositionReader, node: Any, path: str, prof: BoxProfile) -> dict[Hex, Land]:
+    land: dict[Hex, Land] = {}
+    for j, rl in enumerate(rd.list(node, path)):
+        lp = f"{path}[{j}]"
+        tile = rd.obj(rl, lp)
+        h = rd.hex(rd.get(tile, "hex", lp), f"{lp}.hex")
+        if h in land:
+            raise rd.fail(f"{lp}.hex", f"{list(h)} appears twice")
+        res = rd.get(tile, "resource", lp)
+        if res not in prof.resources:
+            raise rd.fail(f"{lp}.resource", f"must be one of {', '.join(prof.resources)}, got {res!r}")
+        land[h] = Land(
+            res,
+            rd.boolean(rd.get(tile, "exhausted", lp, False), f"{lp}.exhausted"),
+            rd.integer(rd.get(tile, "members", lp, 0), f"{lp}.members", 0, prof.members_per_player),
+        )
+    if not is_connected(land):
+        raise rd.fail(path, "is not one connected area (R-ACT-EXP-1)")
+    return land
+
+
+def _tracks(rd: _PositionReader, node: Any, path: str, prof: BoxProfile) -> tuple[int, int, int, int]:
+    if not isinstance(node, dict) or set(node) - set(TRACKS):
+        raise rd.fail(path, f"must be an object with keys from {', '.join(TRACKS)}")
+    off, mov, exp, strength = (rd.integer(node.get(t, 0), f"{path}.{t}", 0, prof.track(t).top) for t in TRACKS)
+    return (off, mov, exp, strength)
+
+
+def _row(rd: _PositionReader, data: dict[str, Any], prof: BoxProfile) -> list[RowTile]:
+    row = [_row_tile(rd, rt, f"row[{i}]", prof) for i, rt in enumerate(rd.list(rd.get(data, "row", ""), "row"))]
     actions = Counter(t.tile for t in row if not t.event)
     if row and sorted(actions.elements()) != sorted(t.id for t in prof.action_tiles):
         raise rd.fail("row", f"must hold each action tile once: {', '.join(t.id for t in prof.action_tiles)}")
+    return row
 
-    board_raw = rd.list(rd.get(data, "board", ""), "board")
-    if len(board_raw) != 3:
+
+def _row_tile(rd: _PositionReader, node: Any, path: str, prof: BoxProfile) -> RowTile:
+    rt = rd.obj(node, path)
+    shells = rd.integer(rd.get(rt, "shells", path, 0), f"{path}.shells", 0)
+    if "event" in rt:
+        ev = rt["event"]
+        rd.known(prof.event, ev, f"{path}.event", "an event")
+        return RowTile(ev, True, shells)
+    tile = rd.get(rt, "tile", path)
+    rd.known(prof.action_tile, tile, f"{path}.tile", "an action tile")
+    return RowTile(tile, False, shells)
+
+
+def _board(rd: _PositionReader, data: dict[str, Any], prof: BoxProfile, players: list[Player]) -> list[BoardRow]:
+    raw = rd.list(rd.get(data, "board", ""), "board")
+    if len(raw) != 3:
         raise rd.fail("board", "must have 3 rows (eras 1, 2, 3)")
-    board = []
+    board: list[BoardRow] = []
     placed: set[str] = set()
-    stones_used = Counter[int]()
-    for e, rrow in enumerate(board_raw, start=1):
-        rrow = rd.list(rrow, f"board[{e - 1}]")
+    for e, node in enumerate(raw, start=1):
+        rpath = f"board[{e - 1}]"
+        rrow = rd.list(node, rpath)
         if len(rrow) != BOARD_COLUMNS:
-            raise rd.fail(f"board[{e - 1}]", f"must have {BOARD_COLUMNS} positions")
-        out_row = []
-        for c, rb in enumerate(rrow):
-            path = f"board[{e - 1}][{c}]"
-            tile = rd.get(rb, "tile", path, None)
-            stones = tuple(
-                rd.int(s, f"{path}.stones", 0, n - 1) for s in rd.list(rd.get(rb, "stones", path, []), f"{path}.stones")
-            )
-            if tile is not None:
-                try:
-                    ach = prof.achievement(tile)
-                except KeyError:
-                    raise rd.fail(f"{path}.tile", f"{tile!r} is not an achievement of the profile") from None
-                if ach.era != e:
-                    raise rd.fail(f"{path}.tile", f"{tile!r} is an era-{ach.era} tile, not era {e}")
-                if tile in placed:
-                    raise rd.fail(f"{path}.tile", f"{tile!r} lies on the board twice")
-                placed.add(tile)
-                if len(stones) > len(ach.slots):
-                    raise rd.fail(f"{path}.stones", f"{tile!r} has only {len(ach.slots)} slots (R-ACH-5)")
-            elif stones:
-                raise rd.fail(f"{path}.stones", "a face-down tile holds no stones")
-            if len(set(stones)) != len(stones):
-                raise rd.fail(f"{path}.stones", "one player has two stones on one tile (R-ACH-9)")
-            stones_used.update(stones)
-            out_row.append(BoardTile(tile, stones))
-        board.append(tuple(out_row))
+            raise rd.fail(rpath, f"must have {BOARD_COLUMNS} positions")
+        board.append(
+            tuple(_board_tile(rd, rb, f"{rpath}[{c}]", e, prof, len(players), placed) for c, rb in enumerate(rrow))
+        )
+    stones_used = Counter(s for brow in board for bt in brow for s in bt.stones)
     for seat, k in stones_used.items():
         if k > prof.stones_per_player:
             raise rd.fail(
                 "board",
                 f"{players[seat].name} has {k} stones on the board; the box has {prof.stones_per_player} (R-COMP-1)",
             )
+    return board
 
+
+def _board_tile(
+    rd: _PositionReader, node: Any, path: str, era: int, prof: BoxProfile, n: int, placed: set[str]
+) -> BoardTile:
+    """One position of the board (``placed``: the tiles before it, and gets this one)."""
+    rb = rd.obj(node, path)
+    tile = rb.get("tile")
+    stones = tuple(
+        rd.integer(s, f"{path}.stones", 0, n - 1) for s in rd.list(rd.get(rb, "stones", path, []), f"{path}.stones")
+    )
+    if tile is not None:
+        ach = rd.known(prof.achievement, tile, f"{path}.tile", "an achievement")
+        if ach.era != era:
+            raise rd.fail(f"{path}.tile", f"{tile!r} is an era-{ach.era} tile, not era {era}")
+        if tile in placed:
+            raise rd.fail(f"{path}.tile", f"{tile!r} lies on the board twice")
+        placed.add(tile)
+        if len(stones) > len(ach.slots):
+            raise rd.fail(f"{path}.stones", f"{tile!r} has only {len(ach.slots)} slots (R-ACH-5)")
+    elif stones:
+        raise rd.fail(f"{path}.stones", "a face-down tile holds no stones")
+    if len(set(stones)) != len(stones):
+        raise rd.fail(f"{path}.stones", "one player has two stones on one tile (R-ACH-9)")
+    return BoardTile(tile, stones)
+
+
+def _arrows(rd: _PositionReader, data: dict[str, Any], board: list[BoardRow], players: list[Player]) -> list[Arrow]:
+    face_up = {bt.tile: (e, c) for e, brow in enumerate(board, 1) for c, bt in enumerate(brow) if bt.tile is not None}
     arrows = []
-    for i, ra in enumerate(rd.list(rd.get(data, "arrows", "", []), "arrows")):
+    for i, node in enumerate(rd.list(rd.get(data, "arrows", "", []), "arrows")):
         path = f"arrows[{i}]"
-        pos = []
+        ra = rd.obj(node, path)
+        ends = []
         for key in ("from", "to"):
             tid = rd.get(ra, key, path)
-            where = next(((e, c) for e, r in enumerate(board, 1) for c, bt in enumerate(r) if bt.tile == tid), None)
+            where = face_up.get(tid) if isinstance(tid, str) else None
             if where is None:
                 raise rd.fail(f"{path}.{key}", f"{tid!r} is not face up on the board")
-            pos.append(where)
-        lower, upper = pos
+            ends.append(where)
+        lower, upper = ends
         if upper[0] != lower[0] + 1 or abs(upper[1] - lower[1]) != 1:
             raise rd.fail(path, "an arrow joins diagonal tiles of consecutive eras (R-ARR-1)")
-        owner = rd.int(rd.get(ra, "owner", path), f"{path}.owner", 0, n - 1)
+        owner = rd.integer(rd.get(ra, "owner", path), f"{path}.owner", 0, len(players) - 1)
         if players[owner].arrow:
             raise rd.fail(f"{path}.owner", f"{players[owner].name} still holds their arrow token (arrow: true)")
         arrows.append(Arrow(lower, upper, owner))
+    return arrows
 
+
+def _pending(rd: _PositionReader, data: dict[str, Any]) -> Pending:
     try:
-        pending = pending_from_dict(rd.get(data, "pending", "", {"kind": "choose", "seat": 0}))
+        return pending_from_dict(rd.get(data, "pending", "", {"kind": "choose", "seat": 0}))
     except ValueError as exc:
         raise rd.fail("pending", str(exc)) from None
+
+
+def _bag(
+    rd: _PositionReader, data: dict[str, Any], prof: BoxProfile, players: list[Player], pending: Pending
+) -> list[int]:
+    """The tiles in the bag: the box's less those on the lands and those drawn but not yet placed; a
+    ``bag`` the document gives must say the same."""
     on_lands = Counter(t.resource for p in players for t in p.land.values())
-    on_lands.update(getattr(pending, "drawn", ()))  # drawn and not yet placed
+    on_lands.update(getattr(pending, "drawn", ()))
     bag = []
     for r in prof.resources:
         left = prof.tiles_per_resource - on_lands[r]
@@ -299,79 +356,75 @@ def state_from_dict(data: Any, profile: BoxProfile | None = None, source: str = 
                 f"the lands (and drawn tiles) hold {on_lands[r]} {r} tiles; the box has {prof.tiles_per_resource}",
             )
         bag.append(left)
+    expected = dict(zip(prof.resources, bag, strict=True))
     if "bag" in data:
-        given = rd.get(data, "bag", "")
-        if not isinstance(given, dict) or {k: given.get(k) for k in prof.resources} != dict(
-            zip(prof.resources, bag, strict=True)
-        ):
-            raise rd.fail("bag", f"must match the tiles not on any land: {dict(zip(prof.resources, bag, strict=True))}")
+        given = data["bag"]
+        if not isinstance(given, dict) or {k: given.get(k) for k in prof.resources} != expected:
+            raise rd.fail("bag", f"must match the tiles not on any land: {expected}")
+    return bag
 
+
+def _events(
+    rd: _PositionReader, data: dict[str, Any], prof: BoxProfile, row: list[RowTile]
+) -> tuple[frozenset[str], list[str]]:
+    """The events seen (listed, in the row or done) and those done, in order."""
     seen = rd.list(rd.get(data, "seen_events", "", []), "seen_events")
     done = rd.list(rd.get(data, "done_events", "", []), "done_events")
     for key, ids in (("seen_events", seen), ("done_events", done)):
         for i, eid in enumerate(ids):
-            try:
-                prof.event(eid)
-            except (KeyError, TypeError):
-                raise rd.fail(f"{key}[{i}]", f"{eid!r} is not an event of the profile") from None
-    seen_set = frozenset(seen) | {t.tile for t in row if t.event} | frozenset(done)
+            rd.known(prof.event, eid, f"{key}[{i}]", "an event")
     if len(set(done)) != len(done):
         raise rd.fail("done_events", "lists an event twice")
     for t in row:
         if t.event and t.tile in done:
             raise rd.fail("row", f"event {t.tile!r} is in the row and also done")
-    stacks_raw = rd.get(data, "event_stacks", "", None)
-    stacks = []
+    return frozenset(seen) | {t.tile for t in row if t.event} | frozenset(done), done
+
+
+def _stacks(rd: _PositionReader, data: dict[str, Any], prof: BoxProfile, seen: frozenset[str]) -> tuple[int, int, int]:
+    """The face-down event stacks: what the document says (at most the unseen events of the era), or
+    all the unseen events of the era."""
+    given = rd.get(data, "event_stacks", "", None)
+    sizes = []
     for e in (1, 2, 3):
         era_events = prof.events_of_era(e)
-        left = len(era_events) - sum(1 for x in era_events if x.id in seen_set)
-        if stacks_raw is None:
-            stacks.append(left)
-        else:
-            val = rd.int(rd.get(stacks_raw, str(e), "event_stacks"), f"event_stacks.{e}", 0, left)
-            stacks.append(val)
+        left = len(era_events) - sum(1 for x in era_events if x.id in seen)
+        if given is not None:
+            left = rd.integer(rd.field(given, str(e), "event_stacks"), f"event_stacks.{e}", 0, left)
+        sizes.append(left)
+    return (sizes[0], sizes[1], sizes[2])
 
+
+def _shells(
+    rd: _PositionReader, data: dict[str, Any], prof: BoxProfile, players: list[Player], row: list[RowTile]
+) -> tuple[int, int]:
+    """``(turn_shells, shell_supply)``: the supply is what the players, the row and the turn do not
+    hold (R-COMP-5); a ``shell_supply`` the document gives must say the same."""
     shells_here = sum(p.shells for p in players) + sum(t.shells for t in row)
-    turn_shells = rd.int(rd.get(data, "turn_shells", "", 0), "turn_shells", 0)
-    supply_default = prof.shells_total - shells_here - turn_shells
-    shell_supply = rd.int(rd.get(data, "shell_supply", "", supply_default), "shell_supply", 0)
-    if shell_supply != supply_default:
+    turn_shells = rd.integer(rd.get(data, "turn_shells", "", 0), "turn_shells", 0)
+    supply = prof.shells_total - shells_here - turn_shells
+    given = rd.integer(rd.get(data, "shell_supply", "", supply), "shell_supply", 0)
+    if given != supply:
         raise rd.fail(
             "shell_supply",
             f"players and row hold {shells_here + turn_shells} shells, so the supply is "
-            f"{supply_default} of {prof.shells_total} (R-COMP-5), not {shell_supply}",
+            f"{supply} of {prof.shells_total} (R-COMP-5), not {given}",
         )
+    return turn_shells, supply
 
-    if not 0 <= pending.seat < n:
-        raise rd.fail("pending.seat", f"must be a seat from 0 to {n - 1}")
-    _check_pending(rd, prof, pending, n)
-    to_move = rd.int(rd.get(data, "to_move", "", pending.seat), "to_move", 0, n - 1)
-    if pending.kind != "setup" and not row:
+
+def _check_after_setup(rd: _PositionReader, pending: Pending, players: list[Player], row: list[RowTile]) -> None:
+    """After setup the row holds the action tiles and every player has land."""
+    if pending.kind == "setup":
+        return
+    if not row:
         raise rd.fail("row", "is empty: after setup the row holds the action tiles")
-    for p_i, p in enumerate(players):
-        if pending.kind not in ("setup",) and not p.land:
-            raise rd.fail(f"players[{p_i}].land", "is empty: after setup every player has three tiles")
-
-    return State(
-        profile=prof,
-        players=tuple(players),
-        row=tuple(row),
-        board=tuple(board),
-        arrows=tuple(arrows),
-        bag=tuple(bag),
-        stacks=(stacks[0], stacks[1], stacks[2]),
-        seen_events=seen_set,
-        done_events=tuple(done),
-        shell_supply=shell_supply,
-        to_move=to_move,
-        turn=rd.int(rd.get(data, "turn", "", 0), "turn", 0),
-        turn_shells=turn_shells,
-        end_triggered=rd.bool(rd.get(data, "end_triggered", "", False), "end_triggered"),
-        pending=pending,
-    )
+    for i, p in enumerate(players):
+        if not p.land:
+            raise rd.fail(f"players[{i}].land", "is empty: after setup every player has three tiles")
 
 
-def _check_pending(rd: _P, prof: BoxProfile, pend: Pending, n: int) -> None:
+def _check_pending(rd: _PositionReader, prof: BoxProfile, pend: Pending, n: int) -> None:
     """The fields of a pending step must refer to things that exist."""
     if isinstance(pend, DrawPending | RestorePending) and pend.count < 1:
         raise rd.fail("pending.count", "must be at least 1")

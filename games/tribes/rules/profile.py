@@ -21,6 +21,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from datafile import parse_json, read_json, show
+from datafile.provenance import SourceReader, leaf_paths, source_of
 from games.tribes.rules.errors import ProfileError
 
 PROFILE_FORMAT = "tribes-box-profile"
@@ -35,8 +37,6 @@ ACTIONS: tuple[str, ...] = ("offspring", "movement", "exploration")
 ERAS: tuple[int, ...] = (1, 2, 3)
 BOARD_COLUMNS = 4
 """The achievement board holds 4 tiles per era (R-SET-6)."""
-
-PROVENANCE_KINDS: tuple[str, ...] = ("rulebook", "review", "provisional")
 
 WHO: tuple[str, ...] = ("chooser", "all", "others")
 STRENGTH_CONDITIONS: tuple[str, ...] = ("always", "strongest", "weakest", "not_strongest", "not_weakest")
@@ -238,12 +238,7 @@ class BoxProfile:
 
     def source_of(self, path: str) -> str:
         """Provenance of the value at ``path`` (e.g. ``achievements[0].slots[1].vp``)."""
-        probe = path
-        while probe:
-            if probe in self.provenance:
-                return self.provenance[probe]
-            probe = _parent(probe)
-        return self.provenance.get("", "provisional")
+        return source_of(self.provenance, path)
 
     def is_provisional(self, path: str) -> bool:
         """True when the value at ``path`` is a provisional placeholder, not a sourced fact."""
@@ -254,119 +249,27 @@ class BoxProfile:
         return [p for p, s in self._leaves().items() if s.startswith("provisional")]
 
     def _leaves(self) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for path in _leaf_paths(self.raw, ""):
-            out[path] = self.source_of(path)
-        return out
+        return {path: self.source_of(path) for path in leaf_paths(self.raw)}
 
     def to_json(self) -> str:
         """The profile as JSON text (the validated source document)."""
         return json.dumps(self.raw, ensure_ascii=False, indent=2) + "\n"
 
 
-def _parent(path: str) -> str:
-    if path.endswith("]"):
-        return path[: path.rindex("[")]
-    if "." in path:
-        return path[: path.rindex(".")]
-    return ""
-
-
-def _leaf_paths(node: Any, path: str) -> list[str]:
-    """Paths of the component values in a profile document (ids and the header are not values)."""
-    if isinstance(node, dict):
-        out: list[str] = []
-        for k, v in node.items():
-            if k.startswith("_") or k == "id" or (not path and k in ("format", "version", "name")):
-                continue
-            out.extend(_leaf_paths(v, f"{path}.{k}" if path else k))
-        return out
-    if isinstance(node, list) and node:
-        out = []
-        for i, v in enumerate(node):
-            out.extend(_leaf_paths(v, f"{path}[{i}]"))
-        return out
-    return [path]
-
-
-class _Reader:
-    """Walks the raw JSON, validating as it goes; every failure names source, field and reason."""
+class _ProfileReader(SourceReader):
+    """The common reader (collecting every value's provenance) with the profile's own kinds of value:
+    ids and display texts. Every failure is a :class:`ProfileError` naming source, field and reason."""
 
     def __init__(self, source: str) -> None:
-        self.source = source
-        self.provenance: dict[str, str] = {}
-
-    def fail(self, path: str, reason: str) -> ProfileError:
-        return ProfileError(self.source, path or "(top level)", reason)
-
-    def obj(self, node: Any, path: str) -> dict[str, Any]:
-        if not isinstance(node, dict):
-            raise self.fail(path, f"must be an object, got {_kind(node)}")
-        self._collect_sources(node, path)
-        return node
-
-    def _collect_sources(self, node: dict[str, Any], path: str) -> None:
-        if "_source" in node:
-            self.provenance[path] = self.prov(node["_source"], _join(path, "_source"))
-        if "_sources" in node:
-            srcs = node["_sources"]
-            if not isinstance(srcs, dict):
-                raise self.fail(_join(path, "_sources"), f"must be an object, got {_kind(srcs)}")
-            for key, val in srcs.items():
-                if not isinstance(key, str) or not key or key.startswith(("[", ".")):
-                    raise self.fail(_join(path, "_sources"), f"bad field path {key!r}")
-                head = key.split("[", 1)[0].split(".", 1)[0]
-                if head not in node:
-                    raise self.fail(_join(path, "_sources"), f"names {key!r}, which is not a field here")
-                sub = f"{path}.{key}" if path else key
-                self.provenance[sub] = self.prov(val, f"{_join(path, '_sources')}.{key}")
-
-    def prov(self, val: Any, path: str) -> str:
-        if not isinstance(val, str) or val.split(":", 1)[0].strip() not in PROVENANCE_KINDS:
-            raise self.fail(
-                path,
-                f"provenance must be 'rulebook', 'review' or 'provisional' (optionally "
-                f"followed by ': note'), got {val!r}",
-            )
-        return val.strip()
-
-    def get(self, node: dict[str, Any], key: str, path: str) -> Any:
-        if key not in node:
-            raise self.fail(_join(path, key), "is missing")
-        return node[key]
-
-    def integer(self, val: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
-        if isinstance(val, bool) or not isinstance(val, int):
-            raise self.fail(path, f"must be an integer, got {_show(val)}")
-        if lo is not None and val < lo:
-            raise self.fail(path, f"must be >= {lo}, got {val}")
-        if hi is not None and val > hi:
-            raise self.fail(path, f"must be <= {hi}, got {val}")
-        return val
-
-    def boolean(self, val: Any, path: str) -> bool:
-        if not isinstance(val, bool):
-            raise self.fail(path, f"must be true or false, got {_show(val)}")
-        return val
+        super().__init__(source, ProfileError)
 
     def ident(self, val: Any, path: str) -> str:
+        """An id: a non-empty text without spaces or the notation's separators."""
         if not isinstance(val, str) or not val or any(c.isspace() or c in ",;=@>/:" for c in val):
-            raise self.fail(path, f"must be a non-empty id without spaces or ,;=@>/: — got {_show(val)}")
+            raise self.fail(path, f"must be a non-empty id without spaces or ,;=@>/: — got {show(val)}")
         return val
 
-    def choice(self, val: Any, path: str, allowed: tuple[str, ...]) -> str:
-        if not isinstance(val, str) or val not in allowed:
-            raise self.fail(path, f"must be one of {', '.join(allowed)}; got {_show(val)}")
-        return val
-
-    def array(self, val: Any, path: str, min_len: int = 0) -> list[Any]:
-        if not isinstance(val, list):
-            raise self.fail(path, f"must be a list, got {_kind(val)}")
-        if len(val) < min_len:
-            raise self.fail(path, f"must hold at least {min_len} item(s), got {len(val)}")
-        return val
-
-    def text(self, val: Any, path: str) -> Mapping[str, str]:
+    def display(self, val: Any, path: str) -> Mapping[str, str]:
         """A display text: a string, or an object of language code -> string."""
         if isinstance(val, str) and val:
             return {"en": val}
@@ -376,39 +279,22 @@ class _Reader:
             and all(isinstance(k, str) and isinstance(v, str) and v for k, v in val.items())
         ):
             return dict(val)
-        raise self.fail(path, f'must be a text or an object like {{"en": …, "de": …}}, got {_show(val)}')
-
-
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def _kind(val: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(val), type(val).__name__
-    )
-
-
-def _show(val: Any) -> str:
-    text = json.dumps(val, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:37] + "..."
+        raise self.fail(path, f'must be a text or an object like {{"en": …, "de": …}}, got {show(val)}')
 
 
 def parse_profile(data: Any, source: str = "<profile>") -> BoxProfile:
     """Validate a profile document (already decoded JSON) and build the :class:`BoxProfile`."""
-    rd = _Reader(source)
+    rd = _ProfileReader(source)
     root = rd.obj(data, "")
     if root.get("format") != PROFILE_FORMAT:
-        raise rd.fail("format", f"must be {PROFILE_FORMAT!r}, got {_show(root.get('format'))}")
+        raise rd.fail("format", f"must be {PROFILE_FORMAT!r}, got {show(root.get('format'))}")
     rd.integer(rd.get(root, "version", ""), "version", PROFILE_VERSION, PROFILE_VERSION)
     if "" not in rd.provenance:
         raise rd.fail("_source", "is missing: every profile gives a default provenance for its values")
-    name = rd.get(root, "name", "")
-    if not isinstance(name, str) or not name:
-        raise rd.fail("name", f"must be a non-empty text, got {_show(name)}")
+    name = rd.text(rd.get(root, "name", ""), "name")
 
     comp = rd.obj(rd.get(root, "components", ""), "components")
-    res_list = rd.array(rd.get(comp, "resources", "components"), "components.resources", 3)
+    res_list = rd.list(rd.get(comp, "resources", "components"), "components.resources", 3)
     resources = tuple(rd.ident(r, f"components.resources[{i}]") for i, r in enumerate(res_list))
     if len(set(resources)) != len(resources):
         raise rd.fail("components.resources", "lists a resource twice")
@@ -431,20 +317,20 @@ def parse_profile(data: Any, source: str = "<profile>") -> BoxProfile:
     for tname in TRACKS:
         path = f"tracks.{tname}"
         tn = rd.obj(rd.get(tracks_node, tname, "tracks"), path)
-        vps = rd.array(rd.get(tn, "vp", path), f"{path}.vp", 1)
+        vps = rd.list(rd.get(tn, "vp", path), f"{path}.vp", 1)
         vp = tuple(rd.integer(v, f"{path}.vp[{i}]", 0) for i, v in enumerate(vps))
         if tname == "strength":
             if tn.get("intensity") is not None:
                 raise rd.fail(f"{path}.intensity", "must be null: Strength is compared, not an action")
             intensity = None
         else:
-            ints = rd.array(rd.get(tn, "intensity", path), f"{path}.intensity", 1)
+            ints = rd.list(rd.get(tn, "intensity", path), f"{path}.intensity", 1)
             intensity = tuple(rd.integer(v, f"{path}.intensity[{i}]", 0, 12) for i, v in enumerate(ints))
             if len(intensity) != len(vp):
                 raise rd.fail(f"{path}.intensity", f"has {len(intensity)} spaces but vp has {len(vp)}: they must match")
         tracks.append(Track(tname, intensity, vp))
 
-    acts = rd.array(rd.get(root, "action_tiles", ""), "action_tiles", 1)
+    acts = rd.list(rd.get(root, "action_tiles", ""), "action_tiles", 1)
     action_tiles = []
     for i, node in enumerate(acts):
         path = f"action_tiles[{i}]"
@@ -454,17 +340,17 @@ def parse_profile(data: Any, source: str = "<profile>") -> BoxProfile:
                 id=rd.ident(rd.get(an, "id", path), f"{path}.id"),
                 action=rd.choice(rd.get(an, "action", path), f"{path}.action", ACTIONS),
                 hand=rd.boolean(rd.get(an, "hand", path), f"{path}.hand"),
-                name=rd.text(rd.get(an, "name", path), f"{path}.name"),
+                name=rd.display(rd.get(an, "name", path), f"{path}.name"),
             )
         )
     _unique(rd, [t.id for t in action_tiles], "action_tiles")
 
-    achs = rd.array(rd.get(root, "achievements", ""), "achievements", 1)
+    achs = rd.list(rd.get(root, "achievements", ""), "achievements", 1)
     achievements = []
     for i, node in enumerate(achs):
         path = f"achievements[{i}]"
         an = rd.obj(node, path)
-        slots_raw = rd.array(rd.get(an, "slots", path), f"{path}.slots", 1)
+        slots_raw = rd.list(rd.get(an, "slots", path), f"{path}.slots", 1)
         slots = []
         for j, sn in enumerate(slots_raw):
             spath = f"{path}.slots[{j}]"
@@ -482,7 +368,7 @@ def parse_profile(data: Any, source: str = "<profile>") -> BoxProfile:
                 resource=rd.choice(rd.get(an, "resource", path), f"{path}.resource", resources),
                 track=rd.choice(rd.get(an, "track", path), f"{path}.track", TRACKS),
                 slots=tuple(slots),
-                name=rd.text(rd.get(an, "name", path), f"{path}.name"),
+                name=rd.display(rd.get(an, "name", path), f"{path}.name"),
             )
         )
     _unique(rd, [a.id for a in achievements], "achievements")
@@ -493,19 +379,19 @@ def parse_profile(data: Any, source: str = "<profile>") -> BoxProfile:
                 "achievements", f"era {era} has {n} tile(s); the board needs {BOARD_COLUMNS} per era (R-SET-6)"
             )
 
-    evs = rd.array(rd.get(root, "events", ""), "events", 0)
+    evs = rd.list(rd.get(root, "events", ""), "events", 0)
     events = []
     for i, node in enumerate(evs):
         path = f"events[{i}]"
         en = rd.obj(node, path)
-        entries_raw = rd.array(rd.get(en, "effects", path), f"{path}.effects", 1)
+        entries_raw = rd.list(rd.get(en, "effects", path), f"{path}.effects", 1)
         entries = tuple(_parse_entry(rd, e, f"{path}.effects[{j}]", resources) for j, e in enumerate(entries_raw))
         events.append(
             Event(
                 id=rd.ident(rd.get(en, "id", path), f"{path}.id"),
                 era=rd.integer(rd.get(en, "era", path), f"{path}.era", 1, 3),
-                name=rd.text(rd.get(en, "name", path), f"{path}.name"),
-                text=rd.text(rd.get(en, "text", path), f"{path}.text"),
+                name=rd.display(rd.get(en, "name", path), f"{path}.name"),
+                text=rd.display(rd.get(en, "text", path), f"{path}.text"),
                 entries=entries,
             )
         )
@@ -533,7 +419,7 @@ def parse_profile(data: Any, source: str = "<profile>") -> BoxProfile:
     )
 
 
-def _unique(rd: _Reader, ids: list[str], path: str) -> None:
+def _unique(rd: _ProfileReader, ids: list[str], path: str) -> None:
     seen: set[str] = set()
     for x in ids:
         if x in seen:
@@ -541,7 +427,7 @@ def _unique(rd: _Reader, ids: list[str], path: str) -> None:
         seen.add(x)
 
 
-def _parse_entry(rd: _Reader, node: Any, path: str, resources: tuple[str, ...]) -> EventEntry:
+def _parse_entry(rd: _ProfileReader, node: Any, path: str, resources: tuple[str, ...]) -> EventEntry:
     en = rd.obj(node, path)
     who = rd.choice(en.get("who", "chooser"), f"{path}.who", WHO)
     cond = _parse_condition(rd, en.get("if", "always"), f"{path}.if")
@@ -549,7 +435,7 @@ def _parse_entry(rd: _Reader, node: Any, path: str, resources: tuple[str, ...]) 
     return EventEntry(who, cond, effects)
 
 
-def _parse_condition(rd: _Reader, node: Any, path: str) -> Condition:
+def _parse_condition(rd: _ProfileReader, node: Any, path: str) -> Condition:
     if isinstance(node, str):
         return Condition(rd.choice(node, path, STRENGTH_CONDITIONS))
     cn = rd.obj(node, path)
@@ -559,12 +445,12 @@ def _parse_condition(rd: _Reader, node: Any, path: str) -> Condition:
     return Condition("stat", stat, cmp, value)
 
 
-def _parse_effects(rd: _Reader, node: Any, path: str, depth: int) -> tuple[Effect, ...]:
-    items = rd.array(node, path, 1)
+def _parse_effects(rd: _ProfileReader, node: Any, path: str, depth: int) -> tuple[Effect, ...]:
+    items = rd.list(node, path, 1)
     return tuple(_parse_effect(rd, e, f"{path}[{i}]", depth) for i, e in enumerate(items))
 
 
-def _parse_effect(rd: _Reader, node: Any, path: str, depth: int) -> Effect:
+def _parse_effect(rd: _ProfileReader, node: Any, path: str, depth: int) -> Effect:
     en = rd.obj(node, path)
     kinds = [k for k in en if k in EFFECT_KINDS]
     if len(kinds) != 1:
@@ -577,7 +463,7 @@ def _parse_effect(rd: _Reader, node: Any, path: str, depth: int) -> Effect:
     if kind == "choose":
         if depth > 0:
             raise rd.fail(f"{path}.choose", "choices cannot be nested")
-        opts = rd.array(en["choose"], f"{path}.choose", 2)
+        opts = rd.list(en["choose"], f"{path}.choose", 2)
         options = tuple(_parse_effects(rd, o, f"{path}.choose[{i}]", depth + 1) for i, o in enumerate(opts))
         return Effect("choose", options=options)
     if kind == "track":
@@ -595,16 +481,7 @@ def _parse_effect(rd: _Reader, node: Any, path: str, depth: int) -> Effect:
 
 def load_profile(path: str | Path) -> BoxProfile:
     """Read and validate a profile file; :class:`ProfileError` names file, field and reason."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ProfileError(str(p), "", f"cannot read: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ProfileError(str(p), f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from None
-    return parse_profile(data, str(p))
+    return parse_profile(read_json(path, "the profile", ProfileError), str(path))
 
 
 _DEFAULT: BoxProfile | None = None
@@ -615,16 +492,20 @@ def default_profile() -> BoxProfile:
     global _DEFAULT
     if _DEFAULT is None:
         ref = resources.files(__package__).joinpath("profiles/default.json")
-        _DEFAULT = parse_profile(json.loads(ref.read_text(encoding="utf-8")), "default profile")
+        _DEFAULT = parse_profile(parse_json(ref.read_bytes(), "default profile", ProfileError), "default profile")
     return _DEFAULT
 
 
-def resolve_profile(spec: Any, source: str = "<settings>") -> BoxProfile:
-    """A profile from a settings value: ``"default"``/None, a file path, or an inline object."""
+def resolve_profile(spec: Any, source: str = "<settings>", base: str | Path | None = None) -> BoxProfile:
+    """A profile from a settings value: ``"default"``/None, a file path, or an inline object.
+
+    A relative path is read relative to ``base``, the folder of the file whose document names it
+    (a document that is not from a file has no ``base``: the working directory)."""
     if spec is None or spec == "default":
         return default_profile()
     if isinstance(spec, dict):
         return parse_profile(spec, f"{source}: profile")
     if isinstance(spec, str):
-        return load_profile(spec)
-    raise ProfileError(source, "profile", f'must be "default", a file path or an object, got {_show(spec)}')
+        path = Path(spec)
+        return load_profile(path if base is None or path.is_absolute() else Path(base) / path)
+    raise ProfileError(source, "profile", f'must be "default", a file path or an object, got {show(spec)}')

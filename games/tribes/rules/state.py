@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -220,11 +221,14 @@ class State:
         return state_to_dict(self)
 
     @staticmethod
-    def from_dict(data: Any, profile: BoxProfile | None = None, source: str = "<position>") -> State:
-        """Read a position; ``profile`` overrides the one the position names. Raises PositionError."""
+    def from_dict(
+        data: Any, profile: BoxProfile | None = None, source: str = "<position>", base: str | Path | None = None
+    ) -> State:
+        """Read a position; ``profile`` overrides the one the position names (a relative path is read
+        from ``base``, the folder of the file it came from). Raises PositionError."""
         from games.tribes.rules.position import state_from_dict
 
-        return state_from_dict(data, profile, source)
+        return state_from_dict(data, profile, source, base)
 
 
 def land_proxy(land: dict[Hex, Land]) -> Mapping[Hex, Land]:

@@ -144,6 +144,7 @@ def _load_game(args: argparse.Namespace) -> Any:
 
 def _scene(args: argparse.Namespace, profile: Any, players: int) -> tuple[Any, Any, Any, Any, Any]:
     """(renderer, camera, light, effects, layout) from the command line, for ``players`` players."""
+    from datafile import read_json
     from games.tribes.sim.packs import resolve_pack
     from games.tribes.sim.randomize import random_conditions
     from games.tribes.sim.render import Renderer
@@ -151,7 +152,7 @@ def _scene(args: argparse.Namespace, profile: Any, players: int) -> tuple[Any, A
     from sim.camera import Camera
     from sim.effects import Effects
     from sim.lighting import Light
-    from vision.errors import VisionError
+    from vision.errors import VisionFileError
 
     layout = resolve_layout(args.layout)
     for w in layout.warnings:
@@ -169,10 +170,7 @@ def _scene(args: argparse.Namespace, profile: Any, players: int) -> tuple[Any, A
     pack = resolve_pack(args.pack, profile)
     renderer = Renderer(layout, pack, args.texture or "oak", args.seed)
     if args.camera:
-        try:
-            data = json.loads(Path(args.camera).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise VisionError(f"{args.camera}: cannot read camera JSON: {exc}") from None
+        data = read_json(args.camera, "the camera JSON", VisionFileError)
         camera = Camera.from_dict(data.get("camera", data) if isinstance(data, dict) else {})
     else:
         dist = _floats(args.distortion, 5, "--distortion") if args.distortion else (0.0, 0.0, 0.0, 0.0, 0.0)

@@ -21,7 +21,6 @@ real recognizer.
 
 from __future__ import annotations
 
-import json
 import random
 import zlib
 from collections.abc import Callable, Hashable, Iterator, Mapping
@@ -32,6 +31,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from datafile import read_json
 from games.tribes.rules.engine import apply
 from games.tribes.rules.game import Game
 from games.tribes.rules.legal import legal_moves
@@ -45,7 +45,7 @@ from sim.camera import Camera
 from sim.effects import Effects
 from sim.hands import Hand
 from sim.lighting import Light
-from vision.errors import VisionError
+from vision.errors import VisionError, VisionFileError
 
 
 @dataclass
@@ -448,10 +448,7 @@ def load_video_truth(video: str | Path) -> dict[str, Any] | None:
     truth_path = path / "truth.json" if path.is_dir() else path.with_suffix(".truth.json")
     if not truth_path.exists():
         return None
-    try:
-        doc = json.loads(truth_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise VisionError(f"{truth_path}: cannot read the ground truth: {exc}") from None
+    doc = read_json(truth_path, "the ground truth", VisionFileError)
     if not isinstance(doc, dict) or doc.get("format") != "tribes-video-truth":
         raise VisionError(f"{truth_path}: format: must be 'tribes-video-truth'")
     return doc

@@ -31,6 +31,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from datafile import read_json
 from games.tribes.rules.profile import BoxProfile, default_profile
 from vision.errors import ArtPackError
 
@@ -155,12 +156,7 @@ def load_pack(folder: str | Path, profile: BoxProfile | None = None) -> ArtPack:
     meta_path = root / "pack.json"
     meta: dict[str, Any] = {}
     if meta_path.exists():
-        try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise ArtPackError(
-                str(meta_path), f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}"
-            ) from None
+        meta = read_json(meta_path, "the pack description", ArtPackError)
         if not isinstance(meta, dict):
             raise ArtPackError(str(meta_path), "(top level)", "must be a JSON object")
         if meta.get("format", PACK_FORMAT) != PACK_FORMAT:

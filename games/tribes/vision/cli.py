@@ -123,19 +123,6 @@ def _read_image(path: str) -> Any:
     return img
 
 
-def _json_file(path: str, what: str) -> Any:
-    from vision.errors import VisionError
-
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise VisionError(f"{path}: no such {what} file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise VisionError(f"{path}: cannot read the {what}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise VisionError(f"{path}: line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}") from None
-
-
 def _profile(path: str | None) -> Any:
     from games.tribes.rules.profile import default_profile, load_profile
 
@@ -162,27 +149,25 @@ def labels_from_file(
     path: str, colours: str | None, profile: Any, move: int | None = None
 ) -> tuple[Any, dict[int, str], int]:
     """(observation, seat colours, players) from a truth, observation, or game file."""
+    from datafile import read_json
     from games.tribes.rules.game import game_from_data
     from games.tribes.vision.enrollment import labels_from_state
-    from games.tribes.vision.observation import Observation, ObservationError, observation_from_truth
-    from vision.errors import VisionError
+    from games.tribes.vision.observation import Observation, observation_from_truth
+    from vision.errors import VisionError, VisionFileError
 
-    data = _json_file(path, "labels")
+    data = read_json(path, "the labels", VisionFileError)
     fmt = data.get("format") if isinstance(data, dict) else None
     if fmt == "tribes-render-truth":
         obs = observation_from_truth(data)
         seats = {int(s["seat"]): str(s["colour"]) for s in data.get("seats", [])}
         return obs, seats, len(seats)
     if fmt == "tribes-observation":
-        try:
-            obs = Observation.from_dict(data)
-        except ObservationError as exc:
-            raise VisionError(f"{path}: {exc}") from None
+        obs = Observation.from_dict(data, path)
         if not colours:
             raise VisionError(f"{path}: an observation file needs --colours (each seat's colour, in seat order)")
         names = [c.strip() for c in colours.split(",") if c.strip()]
         return obs, dict(enumerate(names)), len(names)
-    game = game_from_data(data, path, None)
+    game = game_from_data(data, path, None, Path(path).parent)
     n = move if move is not None else (1 if len(game.moves) >= 1 else 0)
     if not 0 <= n <= len(game.moves):
         raise VisionError(f"--move {n}: {path} has {len(game.moves)} moves")

@@ -34,6 +34,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from datafile import Reader, read_json
 from games.tribes.rules.hexgrid import START_TRIANGLE, neighbours
 from games.tribes.rules.profile import BoxProfile
 from games.tribes.vision.layout import Layout
@@ -211,40 +212,23 @@ class Enrollment:
         """Read a saved enrollment; :class:`EnrollmentError` names the file and field on a problem."""
         p = Path(path)
         src = str(p)
-        try:
-            doc = json.loads(p.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise EnrollmentError(src, "", "missing: no such enrollment file (run table-companion enroll)") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise EnrollmentError(src, "", f"cannot read: {exc}") from None
-        except json.JSONDecodeError as exc:
-            raise EnrollmentError(src, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+        doc = _read_enrollment(p)
+        rd = _EnrollmentReader(src)
         if not isinstance(doc, dict) or doc.get("format") != ENROLL_FORMAT:
-            raise EnrollmentError(src, "format", f"must be {ENROLL_FORMAT!r}")
+            raise rd.fail("format", f"must be {ENROLL_FORMAT!r}")
         if doc.get("version") != ENROLL_VERSION:
-            raise EnrollmentError(src, "version", f"must be {ENROLL_VERSION}, got {doc.get('version')!r}")
-
-        def vec(v: Any, fld: str) -> np.ndarray:
-            if not (isinstance(v, list) and len(v) == 3 and all(isinstance(x, int | float) for x in v)):
-                raise EnrollmentError(src, fld, "must be a list of 3 numbers (Lab)")
-            return np.asarray(v, np.float32)
-
-        try:
-            seats = {int(k): str(v) for k, v in doc["seats"].items()}
-            colours = {str(k): vec(v, f"colours.{k}") for k, v in doc["colours"].items()}
-            spreads = {str(k): float(v) for k, v in doc.get("spreads", {}).items()}
-            shell = vec(doc["shell"], "shell")
-            table = vec(doc["table"], "table")
-            norm = ColourNorm.from_dict(doc["norm"])
-            labels = {str(g): [str(x) for x in v] for g, v in doc["labels"].items()}
-        except EnrollmentError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise EnrollmentError(src, str(exc).strip("'"), "missing or malformed") from None
+            raise rd.fail("version", f"must be {ENROLL_VERSION}, got {doc.get('version')!r}")
+        seats = {rd.seat(k, "seats"): rd.text(v, f"seats.{k}") for k, v in rd.section(doc, "seats").items()}
+        colours = {k: rd.lab(v, f"colours.{k}") for k, v in rd.section(doc, "colours").items()}
+        spreads = {k: rd.number(v, f"spreads.{k}") for k, v in rd.section(doc, "spreads", {}).items()}
+        shell = rd.lab(rd.get(doc, "shell", ""), "shell")
+        table = rd.lab(rd.get(doc, "table", ""), "table")
+        norm = rd.norm(rd.section(doc, "norm"))
+        labels = {g: rd.items(v, f"labels.{g}", rd.text) for g, v in rd.section(doc, "labels").items()}
         for s, c in seats.items():
             if c not in colours:
-                raise EnrollmentError(src, f"seats.{s}", f"colour {c!r} has no entry in colours")
-        npz = p.parent / str(doc.get("windows") or p.with_suffix(".npz").name)
+                raise rd.fail(f"seats.{s}", f"colour {c!r} has no entry in colours")
+        npz = p.parent / (rd.text(rd.get(doc, "windows", "", ""), "windows", empty=True) or p.with_suffix(".npz").name)
         try:
             with np.load(npz, allow_pickle=False) as z:
                 windows = {g: np.asarray(z[g]) for g in z.files}
@@ -262,8 +246,15 @@ class Enrollment:
                 )
             if w.ndim != 4 or w.shape[3] != 3:
                 raise EnrollmentError(str(npz), g, f"windows must be N x px x px x 3, got {w.shape}")
+
+        def text(key: str) -> str:
+            return rd.text(rd.get(doc, key, "", ""), key, empty=True)
+
+        def texts(key: str) -> list[str]:
+            return rd.items(rd.get(doc, key, "", []), key, lambda v, at: rd.text(v, at, empty=True))
+
         return Enrollment(
-            layout=str(doc.get("layout", "")),
+            layout=text("layout"),
             seats=seats,
             colours=colours,
             spreads=spreads,
@@ -272,13 +263,60 @@ class Enrollment:
             norm=norm,
             windows=windows,
             labels=labels,
-            sources=[str(s) for s in doc.get("sources", [])],
-            member_area=float(doc.get("member_area", 0.0)),
-            shell_area=float(doc.get("shell_area", 0.0)),
-            notes=[str(s) for s in doc.get("notes", [])],
-            seat_order=[int(s) for s in doc.get("seat_order", [])],
-            layout_file=str(doc.get("layout_file", "")),
+            sources=texts("sources"),
+            member_area=rd.number(rd.get(doc, "member_area", "", 0.0), "member_area"),
+            shell_area=rd.number(rd.get(doc, "shell_area", "", 0.0), "shell_area"),
+            notes=texts("notes"),
+            seat_order=rd.items(rd.get(doc, "seat_order", "", []), "seat_order", rd.integer),
+            layout_file=text("layout_file"),
         )
+
+
+class _EnrollmentReader(Reader):
+    """The common reader, raising :class:`EnrollmentError`, with the values an enrollment holds."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(source, EnrollmentError)
+
+    def section(self, doc: dict[str, Any], key: str, default: Any = ...) -> dict[str, Any]:
+        """The object ``doc[key]``."""
+        return self.obj(self.get(doc, key, "", default), key)
+
+    def seat(self, key: str, path: str) -> int:
+        """A seat number written as an object key (``"0"``)."""
+        if not key.isdigit():
+            raise self.fail(f"{path}.{key}", "must be a seat number")
+        return int(key)
+
+    def lab(self, val: Any, path: str) -> np.ndarray:
+        """A colour as a list of 3 numbers (CIE Lab)."""
+        if not (isinstance(val, list) and len(val) == 3 and all(_number(x) for x in val)):
+            raise self.fail(path, "must be a list of 3 numbers (Lab)")
+        return np.asarray(val, np.float32)
+
+    def norm(self, node: dict[str, Any]) -> ColourNorm:
+        """The colour normalisation: ``gain`` and ``offset``, 3 numbers each."""
+        for key in ("gain", "offset"):
+            val = self.get(node, key, "norm")
+            if not (isinstance(val, list) and len(val) == 3 and all(_number(x) for x in val)):
+                raise self.fail(f"norm.{key}", "must be a list of 3 numbers")
+        return ColourNorm.from_dict(node)
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _read_enrollment(p: Path) -> Any:
+    """The decoded JSON of an enrollment file (errors name the line of bad JSON, as they always did)."""
+    if not p.exists():
+        raise EnrollmentError(str(p), "", "missing: no such enrollment file (run table-companion enroll)")
+    try:
+        return read_json(p, "the enrollment", EnrollmentError)
+    except EnrollmentError as exc:
+        if exc.field.startswith("line "):
+            raise EnrollmentError(exc.source, exc.field.split(" column ")[0], exc.reason) from None
+        raise
 
 
 # --- building one --------------------------------------------------------------------------------

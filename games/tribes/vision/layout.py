@@ -30,6 +30,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from datafile import Reader, join, kind, parse_json, read_json, show
 from vision.errors import LayoutError
 from vision.layout import (
     ARUCO_DICTIONARIES,
@@ -289,111 +290,60 @@ class Layout:
 
 
 # --- reading and validation ------------------------------------------------------------------------
-class _Reader:
+class _LayoutReader(Reader):
+    """The common reader, raising :class:`LayoutError`, with the kinds of value a layout holds: points,
+    sizes, lists of points and circles (millimetres)."""
+
     def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, path: str, reason: str) -> LayoutError:
-        return LayoutError(self.source, path or "(top level)", reason)
-
-    def obj(self, node: Any, path: str) -> dict[str, Any]:
-        if not isinstance(node, dict):
-            raise self.fail(path, f"must be an object, got {_kind(node)}")
-        return node
-
-    def get(self, node: dict[str, Any], key: str, path: str, default: Any = ...) -> Any:
-        if key not in node:
-            if default is not ...:
-                return default
-            raise self.fail(_join(path, key), "is missing")
-        return node[key]
-
-    def number(
-        self, val: Any, path: str, lo: float | None = None, hi: float | None = None, positive: bool = False
-    ) -> float:
-        if isinstance(val, bool) or not isinstance(val, (int, float)) or not math.isfinite(val):
-            raise self.fail(path, f"must be a number, got {_show(val)}")
-        if positive and val <= 0:
-            raise self.fail(path, f"must be > 0, got {val}")
-        if lo is not None and val < lo:
-            raise self.fail(path, f"must be >= {lo}, got {val}")
-        if hi is not None and val > hi:
-            raise self.fail(path, f"must be <= {hi}, got {val}")
-        return float(val)
-
-    def integer(self, val: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
-        if isinstance(val, bool) or not isinstance(val, int):
-            raise self.fail(path, f"must be an integer, got {_show(val)}")
-        if lo is not None and val < lo:
-            raise self.fail(path, f"must be >= {lo}, got {val}")
-        if hi is not None and val > hi:
-            raise self.fail(path, f"must be <= {hi}, got {val}")
-        return val
+        super().__init__(source, LayoutError)
 
     def point(self, val: Any, path: str) -> Point:
+        """A point ``[x, y]`` in mm."""
         if not isinstance(val, list) or len(val) != 2:
-            raise self.fail(path, f"must be a point [x, y] in mm, got {_show(val)}")
+            raise self.fail(path, f"must be a point [x, y] in mm, got {show(val)}")
         return (self.number(val[0], f"{path}[0]"), self.number(val[1], f"{path}[1]"))
 
     def size(self, val: Any, path: str) -> Point:
+        """A size ``[width, height]`` in mm, both positive."""
         if not isinstance(val, list) or len(val) != 2:
-            raise self.fail(path, f"must be a size [width, height] in mm, got {_show(val)}")
+            raise self.fail(path, f"must be a size [width, height] in mm, got {show(val)}")
         return (self.number(val[0], f"{path}[0]", positive=True), self.number(val[1], f"{path}[1]", positive=True))
 
     def points(self, val: Any, path: str, count: int | None = None, min_count: int = 1) -> tuple[Point, ...]:
         """A list of points, or ``{"first": [x, y], "step": [dx, dy], "count": n}``."""
         if isinstance(val, dict):
-            first = self.point(self.get(val, "first", path), _join(path, "first"))
-            step = self.point(self.get(val, "step", path), _join(path, "step"))
-            n = self.integer(self.get(val, "count", path), _join(path, "count"), 1)
+            first = self.point(self.get(val, "first", path), join(path, "first"))
+            step = self.point(self.get(val, "step", path), join(path, "step"))
+            n = self.integer(self.get(val, "count", path), join(path, "count"), 1)
             extra = sorted(set(val) - {"first", "step", "count"})
             if extra:
-                raise self.fail(_join(path, extra[0]), "is not a field here (expected first, step, count)")
+                raise self.fail(join(path, extra[0]), "is not a field here (expected first, step, count)")
             pts = tuple((first[0] + step[0] * k, first[1] + step[1] * k) for k in range(n))
         elif isinstance(val, list):
             pts = tuple(self.point(p, f"{path}[{i}]") for i, p in enumerate(val))
         else:
-            raise self.fail(path, f'must be a list of points or {{"first", "step", "count"}}, got {_kind(val)}')
+            raise self.fail(path, f'must be a list of points or {{"first", "step", "count"}}, got {kind(val)}')
         if count is not None and len(pts) != count:
             raise self.fail(path, f"must hold {count} points, got {len(pts)}")
         if len(pts) < min_count:
             raise self.fail(path, f"must hold at least {min_count} point(s), got {len(pts)}")
         return pts
 
-    def text(self, val: Any, path: str) -> str:
-        if not isinstance(val, str) or not val:
-            raise self.fail(path, f"must be a non-empty text, got {_show(val)}")
-        return val
-
     def circle(self, val: Any, path: str) -> tuple[Point, float]:
+        """``{"center": [x, y], "radius": r}``."""
         node = self.obj(val, path)
         return (
-            self.point(self.get(node, "center", path), _join(path, "center")),
-            self.number(self.get(node, "radius", path), _join(path, "radius"), positive=True),
+            self.point(self.get(node, "center", path), join(path, "center")),
+            self.number(self.get(node, "radius", path), join(path, "radius"), positive=True),
         )
-
-
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def _kind(val: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(val), type(val).__name__
-    )
-
-
-def _show(val: Any) -> str:
-    text = json.dumps(val, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def parse_layout(data: Any, source: str = "<layout>") -> Layout:
     """Validate a layout document (decoded JSON) and build the :class:`Layout`."""
-    rd = _Reader(source)
+    rd = _LayoutReader(source)
     root = rd.obj(data, "")
     if root.get("format") != LAYOUT_FORMAT:
-        raise rd.fail("format", f"must be {LAYOUT_FORMAT!r}, got {_show(root.get('format'))}")
+        raise rd.fail("format", f"must be {LAYOUT_FORMAT!r}, got {show(root.get('format'))}")
     rd.integer(rd.get(root, "version", ""), "version", LAYOUT_VERSION, LAYOUT_VERSION)
     name = rd.text(rd.get(root, "name", ""), "name")
     prov_raw = rd.get(root, "provisional", "", [])
@@ -412,14 +362,12 @@ def parse_layout(data: Any, source: str = "<layout>") -> Layout:
     if dictionary not in ARUCO_DICTIONARIES:
         raise rd.fail(
             "markers.dictionary",
-            f"must be one of OpenCV's ArUco dictionaries such as DICT_4X4_50, got {_show(dictionary)}",
+            f"must be one of OpenCV's ArUco dictionaries such as DICT_4X4_50, got {show(dictionary)}",
         )
     default_size = rd.get(mnode, "size", "markers", None)
     if default_size is not None:
         default_size = rd.number(default_size, "markers.size", positive=True)
-    items = rd.get(mnode, "items", "markers")
-    if not isinstance(items, list):
-        raise rd.fail("markers.items", f"must be a list, got {_kind(items)}")
+    items = rd.list(rd.get(mnode, "items", "markers"), "markers.items")
     if len(items) < 4:
         raise rd.fail(
             "markers.items",
@@ -478,16 +426,16 @@ def parse_layout(data: Any, source: str = "<layout>") -> Layout:
     hnode = rd.obj(rd.get(tiles, "hex", "tiles"), "tiles.hex")
     orient = rd.get(hnode, "orientation", "tiles.hex")
     if orient not in ("flat", "pointy"):
-        raise rd.fail("tiles.hex.orientation", f"must be 'flat' or 'pointy', got {_show(orient)}")
+        raise rd.fail("tiles.hex.orientation", f"must be 'flat' or 'pointy', got {show(orient)}")
     hex_tiles = HexTiles(
         rd.number(rd.get(hnode, "flat_to_flat", "tiles.hex"), "tiles.hex.flat_to_flat", positive=True),
         rd.number(rd.get(hnode, "gap", "tiles.hex", 0.0), "tiles.hex.gap", 0.0),
         orient,
     )
     sizes = {}
-    for kind in ("action", "event", "achievement"):
-        node = rd.obj(rd.get(tiles, kind, "tiles"), f"tiles.{kind}")
-        sizes[kind] = rd.size(rd.get(node, "size", f"tiles.{kind}"), f"tiles.{kind}.size")
+    for tk in ("action", "event", "achievement"):
+        node = rd.obj(rd.get(tiles, tk, "tiles"), f"tiles.{tk}")
+        sizes[tk] = rd.size(rd.get(node, "size", f"tiles.{tk}"), f"tiles.{tk}.size")
 
     # row
     rnode = rd.obj(rd.get(root, "row", ""), "row")
@@ -630,7 +578,7 @@ def _group(path: str) -> str:
     return path.split("[")[0] if not path.startswith("seats[") else path
 
 
-def _check_geometry(layout: Layout, rd: _Reader) -> list[str]:
+def _check_geometry(layout: Layout, rd: _LayoutReader) -> list[str]:
     w, h = layout.table
     regs = regions(layout)
     for path, poly in regs:
@@ -687,16 +635,7 @@ def _overlap(a: Sequence[Point], b: Sequence[Point]) -> float:
 
 def load_layout(path: str | Path) -> Layout:
     """Read and validate a layout file; errors name the file, field and reason."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise LayoutError(str(p), "", f"cannot read the layout: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LayoutError(str(p), f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from None
-    return parse_layout(data, str(p))
+    return parse_layout(read_json(path, "the layout", LayoutError), str(path))
 
 
 DEFAULT_LAYOUT = "table-4p.json"
@@ -704,8 +643,9 @@ DEFAULT_LAYOUT = "table-4p.json"
 
 def default_layout() -> Layout:
     """The shipped layout of a 4-player table (``vision/layouts/table-4p.json``)."""
-    text = resources.files(__package__).joinpath("layouts", DEFAULT_LAYOUT).read_text(encoding="utf-8")
-    return parse_layout(json.loads(text), f"vision/layouts/{DEFAULT_LAYOUT}")
+    source = f"vision/layouts/{DEFAULT_LAYOUT}"
+    data = resources.files(__package__).joinpath("layouts", DEFAULT_LAYOUT).read_bytes()
+    return parse_layout(parse_json(data, source, LayoutError), source)
 
 
 def resolve_layout(spec: str | Path | None) -> Layout:

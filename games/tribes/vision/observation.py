@@ -19,9 +19,12 @@ reader would produce (confidence 1), for tests, evaluation and the tracker's sim
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from datafile import DataFileError, Reader, kind, read_json, show
 
 OBSERVATION_FORMAT = "tribes-observation"
 OBSERVATION_VERSION = 1
@@ -30,13 +33,19 @@ REGIONS = ("row", "board", "tracks")
 """Named regions besides each seat's land (``land:<seat>``) and shell spot (``shells:<seat>``)."""
 
 
-class ObservationError(ValueError):
-    """An observation document that is malformed: names the field and the reason."""
+class ObservationError(DataFileError):
+    """An observation document that is malformed: names the field and the reason (and the file, when
+    it came from one: ``source``)."""
 
-    def __init__(self, field: str, reason: str) -> None:
-        self.field = field
-        self.reason = reason
-        super().__init__(f"{field}: {reason}")
+    def __init__(self, field: str, reason: str, source: str = "") -> None:
+        super().__init__(source, field, reason)
+
+
+class _FileError(ObservationError):
+    """An observation file that cannot be read (the datafile reader's ``(source, field, reason)``)."""
+
+    def __init__(self, source: str, field: str, reason: str) -> None:
+        super().__init__(field, reason, source)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,184 +207,166 @@ class Observation:
         }
 
     @staticmethod
-    def from_dict(data: Any) -> Observation:
-        """Read and validate an observation document; raises :class:`ObservationError`."""
-        return _read(data)
+    def from_dict(data: Any, source: str = "") -> Observation:
+        """Read and validate an observation document; raises :class:`ObservationError` (naming
+        ``source``, the file it came from, when given)."""
+        return _read(data, source)
+
+    @staticmethod
+    def load(path: str | Path) -> Observation:
+        """Read and validate an observation file; :class:`ObservationError` names the file and field."""
+        return _read(read_json(path, "the observation", _FileError), str(path))
 
 
 # --- validation ----------------------------------------------------------------------------------
-def _obj(v: Any, path: str) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise ObservationError(path, "must be an object")
-    return v
+class _ObservationReader(Reader):
+    """The common reader, raising :class:`ObservationError`, with an observation's kinds of value."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(source, ObservationError)
+
+    def fail(self, path: str, reason: str) -> ObservationError:
+        """The error to raise for ``path`` (an ObservationError takes the field first)."""
+        return ObservationError(path or "(top level)", reason, self.source)
+
+    def seq(self, val: Any, path: str) -> list[Any]:
+        """A list (or tuple, for documents built in Python)."""
+        if not isinstance(val, list | tuple):
+            raise self.fail(path, f"must be a list, got {kind(val)}")
+        return list(val)
+
+    def conf(self, val: Any, path: str) -> float:
+        """A confidence in [0, 1]."""
+        if isinstance(val, bool) or not isinstance(val, int | float) or not 0.0 <= float(val) <= 1.0:
+            raise self.fail(path, f"must be a confidence between 0 and 1, got {show(val)}")
+        return float(val)
+
+    def name(self, val: Any, path: str) -> str:
+        """A non-empty text (a colour, a tile id, a region)."""
+        return self.text(val, path)
+
+    def maybe(self, val: Any, path: str) -> str | None:
+        """A non-empty text or null."""
+        return None if val is None else self.text(val, path)
+
+    def ints(self, val: Any, path: str) -> tuple[int, int]:
+        """A pair of integers (a hex, a board position)."""
+        if not isinstance(val, list | tuple) or len(val) != 2:
+            raise self.fail(path, f"must be a pair of integers, got {show(val)}")
+        return (self.integer(val[0], path), self.integer(val[1], path))
+
+    def section(self, d: dict[str, Any], key: str) -> Iterator[tuple[dict[str, Any], str]]:
+        """The objects of the list ``d[key]`` (none when missing), each with its path, one by one."""
+        for i, item in enumerate(self.seq(self.get(d, key, "", []), key)):
+            yield self.obj(item, f"{key}[{i}]"), f"{key}[{i}]"
 
 
-def _get(d: dict[str, Any], key: str, path: str, default: Any = ...) -> Any:
-    if key in d:
-        return d[key]
-    if default is ...:
-        raise ObservationError(f"{path}.{key}" if path else key, "is missing")
-    return default
-
-
-def _int(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ObservationError(path, f"must be an integer, got {v!r}")
-    if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise ObservationError(path, f"must be between {lo} and {hi}, got {v}")
-    return v
-
-
-def _bool(v: Any, path: str) -> bool:
-    if not isinstance(v, bool):
-        raise ObservationError(path, f"must be true or false, got {v!r}")
-    return v
-
-
-def _conf(v: Any, path: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, int | float) or not 0.0 <= float(v) <= 1.0:
-        raise ObservationError(path, f"must be a confidence between 0 and 1, got {v!r}")
-    return float(v)
-
-
-def _name(v: Any, path: str, optional: bool = False) -> str | None:
-    if v is None and optional:
-        return None
-    if not isinstance(v, str) or not v:
-        raise ObservationError(path, f"must be a non-empty text, got {v!r}")
-    return v
-
-
-def _pair(v: Any, path: str) -> tuple[int, int]:
-    if not (isinstance(v, list | tuple) and len(v) == 2):
-        raise ObservationError(path, f"must be a pair of integers, got {v!r}")
-    return (_int(v[0], path), _int(v[1], path))
-
-
-def _list(v: Any, path: str) -> list[Any]:
-    if not isinstance(v, list | tuple):
-        raise ObservationError(path, "must be a list")
-    return list(v)
-
-
-def _read(data: Any) -> Observation:
-    d = _obj(data, "(top level)")
+def _read(data: Any, source: str = "") -> Observation:
+    rd = _ObservationReader(source)
+    d = rd.obj(data, "")
     if d.get("format") != OBSERVATION_FORMAT:
-        raise ObservationError("format", f"must be {OBSERVATION_FORMAT!r}, got {d.get('format')!r}")
-    _int(_get(d, "version", ""), "version", OBSERVATION_VERSION, OBSERVATION_VERSION)
-    hexes = []
-    seen_hex: set[tuple[int, tuple[int, int]]] = set()
-    for i, h in enumerate(_list(_get(d, "hexes", "", []), "hexes")):
-        p = f"hexes[{i}]"
-        h = _obj(h, p)
-        seat = _int(_get(h, "seat", p), f"{p}.seat", 0, 7)
-        hx = _pair(_get(h, "hex", p), f"{p}.hex")
-        if (seat, hx) in seen_hex:
-            raise ObservationError(f"{p}.hex", f"seat {seat} hex {list(hx)} is read twice")
-        seen_hex.add((seat, hx))
-        members = _obj(_get(h, "members", p, {}), f"{p}.members")
-        hexes.append(
-            HexReading(
-                seat=seat,
-                hex=hx,
-                tile=_bool(_get(h, "tile", p), f"{p}.tile"),
-                resource=_name(_get(h, "resource", p, None), f"{p}.resource", optional=True),
-                exhausted=_bool(_get(h, "exhausted", p, False), f"{p}.exhausted"),
-                members={
-                    _name(k, f"{p}.members") or "": _int(v, f"{p}.members.{k}", 0, 99) for k, v in members.items()
-                },
-                tile_conf=_conf(_get(h, "tile_conf", p, 1.0), f"{p}.tile_conf"),
-                resource_conf=_conf(_get(h, "resource_conf", p, 1.0), f"{p}.resource_conf"),
-                members_conf=_conf(_get(h, "members_conf", p, 1.0), f"{p}.members_conf"),
-            )
+        raise rd.fail("format", f"must be {OBSERVATION_FORMAT!r}, got {d.get('format')!r}")
+    rd.integer(rd.get(d, "version", ""), "version", OBSERVATION_VERSION, OBSERVATION_VERSION)
+    hexes = _hexes(rd, d)
+    row = [_slot(rd, s, p) for s, p in rd.section(d, "row")]
+    board = [_board_reading(rd, b, p) for b, p in rd.section(d, "board")]
+    tracks = [_track(rd, t, p) for t, p in rd.section(d, "tracks")]
+    shells = [
+        ShellReading(
+            seat=rd.integer(rd.get(s, "seat", p), f"{p}.seat", 0, 7),
+            count=rd.integer(rd.get(s, "count", p), f"{p}.count", 0, 99),
+            conf=rd.conf(rd.get(s, "conf", p, 1.0), f"{p}.conf"),
         )
-    row = []
-    for i, s in enumerate(_list(_get(d, "row", "", []), "row")):
-        p = f"row[{i}]"
-        s = _obj(s, p)
-        row.append(
-            SlotReading(
-                slot=_int(_get(s, "slot", p), f"{p}.slot", 1, 64),
-                tile=_name(_get(s, "tile", p), f"{p}.tile", optional=True),
-                event=_bool(_get(s, "event", p, False), f"{p}.event"),
-                shells=_int(_get(s, "shells", p, 0), f"{p}.shells", 0, 99),
-                tile_conf=_conf(_get(s, "tile_conf", p, 1.0), f"{p}.tile_conf"),
-                shells_conf=_conf(_get(s, "shells_conf", p, 1.0), f"{p}.shells_conf"),
-                filled_conf=_conf(_get(s, "filled_conf", p, 1.0), f"{p}.filled_conf"),
-            )
+        for s, p in rd.section(d, "shells")
+    ]
+    arrows = [
+        ArrowReading(
+            colour=rd.name(rd.get(a, "colour", p), f"{p}.colour"),
+            lower=rd.ints(rd.get(a, "lower", p), f"{p}.lower"),
+            upper=rd.ints(rd.get(a, "upper", p), f"{p}.upper"),
+            conf=rd.conf(rd.get(a, "conf", p, 1.0), f"{p}.conf"),
         )
-    board = []
-    for i, b in enumerate(_list(_get(d, "board", "", []), "board")):
-        p = f"board[{i}]"
-        b = _obj(b, p)
-        board.append(
-            BoardReading(
-                era=_int(_get(b, "era", p), f"{p}.era", 1, 3),
-                col=_int(_get(b, "col", p), f"{p}.col", 0, 3),
-                tile=_name(_get(b, "tile", p), f"{p}.tile", optional=True),
-                stones=tuple(
-                    _name(c, f"{p}.stones", optional=True) for c in _list(_get(b, "stones", p, []), f"{p}.stones")
-                ),
-                tile_conf=_conf(_get(b, "tile_conf", p, 1.0), f"{p}.tile_conf"),
-                stones_conf=_conf(_get(b, "stones_conf", p, 1.0), f"{p}.stones_conf"),
-                face_conf=_conf(_get(b, "face_conf", p, 1.0), f"{p}.face_conf"),
-            )
-        )
-    tracks = []
-    for i, t in enumerate(_list(_get(d, "tracks", "", []), "tracks")):
-        p = f"tracks[{i}]"
-        t = _obj(t, p)
-        track = _get(t, "track", p)
-        if track not in TRACKS:
-            raise ObservationError(f"{p}.track", f"must be one of {', '.join(TRACKS)}, got {track!r}")
-        tracks.append(
-            TrackReading(
-                colour=_name(_get(t, "colour", p), f"{p}.colour") or "",
-                track=track,
-                space=_int(_get(t, "space", p), f"{p}.space", 0, 99),
-                conf=_conf(_get(t, "conf", p, 1.0), f"{p}.conf"),
-            )
-        )
-    shells = []
-    for i, s in enumerate(_list(_get(d, "shells", "", []), "shells")):
-        p = f"shells[{i}]"
-        s = _obj(s, p)
-        shells.append(
-            ShellReading(
-                seat=_int(_get(s, "seat", p), f"{p}.seat", 0, 7),
-                count=_int(_get(s, "count", p), f"{p}.count", 0, 99),
-                conf=_conf(_get(s, "conf", p, 1.0), f"{p}.conf"),
-            )
-        )
-    arrows = []
-    for i, a in enumerate(_list(_get(d, "arrows", "", []), "arrows")):
-        p = f"arrows[{i}]"
-        a = _obj(a, p)
-        arrows.append(
-            ArrowReading(
-                colour=_name(_get(a, "colour", p), f"{p}.colour") or "",
-                lower=_pair(_get(a, "lower", p), f"{p}.lower"),
-                upper=_pair(_get(a, "upper", p), f"{p}.upper"),
-                conf=_conf(_get(a, "conf", p, 1.0), f"{p}.conf"),
-            )
-        )
-    t = _get(d, "time", "", 0.0)
+        for a, p in rd.section(d, "arrows")
+    ]
+    t = rd.get(d, "time", "", 0.0)
     if isinstance(t, bool) or not isinstance(t, int | float):
-        raise ObservationError("time", f"must be a number of seconds, got {t!r}")
+        raise rd.fail("time", f"must be a number of seconds, got {show(t)}")
     return Observation(
-        frame=_int(_get(d, "frame", "", 0), "frame", 0),
+        frame=rd.integer(rd.get(d, "frame", "", 0), "frame", 0),
         time=float(t),
-        registered=_bool(_get(d, "registered", "", True), "registered"),
-        settled=_bool(_get(d, "settled", "", True), "settled"),
-        hand_in_view=_bool(_get(d, "hand_in_view", "", False), "hand_in_view"),
-        markers=tuple(_int(m, "markers", 0, 999) for m in _list(_get(d, "markers", "", []), "markers")),
-        hidden=tuple(_name(r, "hidden") or "" for r in _list(_get(d, "hidden", "", []), "hidden")),
+        registered=rd.boolean(rd.get(d, "registered", "", True), "registered"),
+        settled=rd.boolean(rd.get(d, "settled", "", True), "settled"),
+        hand_in_view=rd.boolean(rd.get(d, "hand_in_view", "", False), "hand_in_view"),
+        markers=tuple(rd.integer(m, "markers", 0, 999) for m in rd.seq(rd.get(d, "markers", "", []), "markers")),
+        hidden=tuple(rd.name(r, "hidden") for r in rd.seq(rd.get(d, "hidden", "", []), "hidden")),
         hexes=tuple(hexes),
         row=tuple(row),
         board=tuple(board),
         tracks=tuple(tracks),
         shells=tuple(shells),
         arrows=tuple(arrows),
+    )
+
+
+def _hexes(rd: _ObservationReader, d: dict[str, Any]) -> list[HexReading]:
+    hexes = []
+    seen: set[tuple[int, tuple[int, int]]] = set()
+    for h, p in rd.section(d, "hexes"):
+        seat = rd.integer(rd.get(h, "seat", p), f"{p}.seat", 0, 7)
+        hx = rd.ints(rd.get(h, "hex", p), f"{p}.hex")
+        if (seat, hx) in seen:
+            raise rd.fail(f"{p}.hex", f"seat {seat} hex {list(hx)} is read twice")
+        seen.add((seat, hx))
+        members = rd.obj(rd.get(h, "members", p, {}), f"{p}.members")
+        hexes.append(
+            HexReading(
+                seat=seat,
+                hex=hx,
+                tile=rd.boolean(rd.get(h, "tile", p), f"{p}.tile"),
+                resource=rd.maybe(rd.get(h, "resource", p, None), f"{p}.resource"),
+                exhausted=rd.boolean(rd.get(h, "exhausted", p, False), f"{p}.exhausted"),
+                members={
+                    rd.name(k, f"{p}.members"): rd.integer(v, f"{p}.members.{k}", 0, 99) for k, v in members.items()
+                },
+                tile_conf=rd.conf(rd.get(h, "tile_conf", p, 1.0), f"{p}.tile_conf"),
+                resource_conf=rd.conf(rd.get(h, "resource_conf", p, 1.0), f"{p}.resource_conf"),
+                members_conf=rd.conf(rd.get(h, "members_conf", p, 1.0), f"{p}.members_conf"),
+            )
+        )
+    return hexes
+
+
+def _slot(rd: _ObservationReader, s: dict[str, Any], p: str) -> SlotReading:
+    return SlotReading(
+        slot=rd.integer(rd.get(s, "slot", p), f"{p}.slot", 1, 64),
+        tile=rd.maybe(rd.get(s, "tile", p), f"{p}.tile"),
+        event=rd.boolean(rd.get(s, "event", p, False), f"{p}.event"),
+        shells=rd.integer(rd.get(s, "shells", p, 0), f"{p}.shells", 0, 99),
+        tile_conf=rd.conf(rd.get(s, "tile_conf", p, 1.0), f"{p}.tile_conf"),
+        shells_conf=rd.conf(rd.get(s, "shells_conf", p, 1.0), f"{p}.shells_conf"),
+        filled_conf=rd.conf(rd.get(s, "filled_conf", p, 1.0), f"{p}.filled_conf"),
+    )
+
+
+def _board_reading(rd: _ObservationReader, b: dict[str, Any], p: str) -> BoardReading:
+    return BoardReading(
+        era=rd.integer(rd.get(b, "era", p), f"{p}.era", 1, 3),
+        col=rd.integer(rd.get(b, "col", p), f"{p}.col", 0, 3),
+        tile=rd.maybe(rd.get(b, "tile", p), f"{p}.tile"),
+        stones=tuple(rd.maybe(c, f"{p}.stones") for c in rd.seq(rd.get(b, "stones", p, []), f"{p}.stones")),
+        tile_conf=rd.conf(rd.get(b, "tile_conf", p, 1.0), f"{p}.tile_conf"),
+        stones_conf=rd.conf(rd.get(b, "stones_conf", p, 1.0), f"{p}.stones_conf"),
+        face_conf=rd.conf(rd.get(b, "face_conf", p, 1.0), f"{p}.face_conf"),
+    )
+
+
+def _track(rd: _ObservationReader, t: dict[str, Any], p: str) -> TrackReading:
+    track = rd.choice(rd.get(t, "track", p), f"{p}.track", TRACKS)
+    return TrackReading(
+        colour=rd.name(rd.get(t, "colour", p), f"{p}.colour"),
+        track=track,
+        space=rd.integer(rd.get(t, "space", p), f"{p}.space", 0, 99),
+        conf=rd.conf(rd.get(t, "conf", p, 1.0), f"{p}.conf"),
     )
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from datafile import read_json
 from games.tribes.rules.profile import BoxProfile, default_profile
 from games.tribes.vision.artpack import (
     HEX_H,
@@ -228,10 +229,7 @@ def _manifest(folder: Path) -> dict[str, dict[str, Any]]:
     path = folder / "manifest.json"
     if not path.exists():
         return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise PhotoPackError(str(path), f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from None
+    data = read_json(path, "the manifest", PhotoPackError)
     photos = data.get("photos") if isinstance(data, dict) else None
     if not isinstance(photos, dict) or not all(isinstance(v, dict) for v in photos.values()):
         raise PhotoPackError(str(path), "photos", 'must be an object: photo file -> {"face": …, "corners": …}')

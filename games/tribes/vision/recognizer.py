@@ -26,7 +26,6 @@ recognizer is built.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from datafile import read_json
 from games.tribes.rules.profile import BoxProfile, default_profile
 from games.tribes.vision.encoder import PlainEncoder, TileEncoder
 from games.tribes.vision.enrollment import EMPTY, Enrollment, check_frame, frame_norm
@@ -50,7 +50,7 @@ from games.tribes.vision.regions import Regions
 from vision.classify import ExampleClassifier
 from vision.colour import ColourNorm
 from vision.errors import EnrollmentError, ModelError
-from vision.features import AreaCounter, Models
+from vision.features import MANIFEST, AreaCounter, Models
 from vision.motion import GateState, MotionGate
 from vision.occlusion import covers
 from vision.registration import Registrar, RegistrationResult
@@ -298,12 +298,15 @@ class Recognizer:
 
 def _baseline_units(models: Models) -> dict[str, float]:
     """The baseline counter's piece areas, stored in the models manifest (``baseline``)."""
+    path = models.folder / MANIFEST
+    if not path.is_file():
+        return {}
     try:
-        doc = json.loads((models.folder / "models.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+        doc = read_json(path, "the models manifest", ModelError)
+    except ModelError:  # the baseline runs without the models: a broken manifest only loses its piece areas
         return {}
     b = doc.get("baseline", {}) if isinstance(doc, dict) else {}
     try:
         return {k: float(v) for k, v in b.items()}
     except (TypeError, ValueError):
-        raise ModelError(str(models.folder / "models.json"), "baseline", "must map names to numbers") from None
+        raise ModelError(str(path), "baseline", "must map names to numbers") from None
