@@ -181,6 +181,14 @@ def write_json(data: Any, path: str | Path, what: str = "the file") -> None:
     write_bytes(path, (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8"), what)
 
 
+def beside(path: str | Path, base: str | Path | None) -> Path:
+    """``path`` as named inside a document from the folder ``base`` (the folder of the file the
+    document came from): a relative path is read from there, an absolute one stays; without a
+    ``base`` (a document not from a file) it is read from the working directory."""
+    p = Path(path)
+    return p if base is None or p.is_absolute() else Path(base) / p
+
+
 def kind(val: Any) -> str:
     """How a JSON value is called in messages."""
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
@@ -316,6 +324,7 @@ __all__ = [
     "MAX_INT_DIGITS",
     "DataFileError",
     "Reader",
+    "beside",
     "join",
     "kind",
     "parse_json",

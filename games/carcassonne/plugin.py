@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from games.api import BoxData, GameInfo, GamePlugin, PlayerFactory, Seat, Standing
@@ -77,9 +78,9 @@ class CarcassonneRules:
             raise ValueError(f"Hunters & Gatherers is played by 2 to 5 players, got {len(players)}")
         return position.settings_for([(str(n), str(c)) for n, c in players], tiles.resolve_profile(profile))
 
-    def new_state(self, settings: Mapping[str, Any], source: str = "settings") -> State:
+    def new_state(self, settings: Mapping[str, Any], source: str = "settings", base: str | Path | None = None) -> State:
         """The state before the first draw (or the starting position of a mid-game start)."""
-        return position.state_from_settings(settings, source)
+        return position.state_from_settings(settings, source, base=base)
 
     def parse_move(self, text: str) -> moves.Move:
         """A move in the notation (docs/carcassonne.md)."""
@@ -126,9 +127,11 @@ class CarcassonneRules:
         """The position document (docs/carcassonne.md, "Positions")."""
         return position.state_to_dict(state)
 
-    def state_from_json(self, data: Any, source: str = "<position>", profile: Any = None) -> State:
+    def state_from_json(
+        self, data: Any, source: str = "<position>", profile: Any = None, base: str | Path | None = None
+    ) -> State:
         """A position document read back with full validation."""
-        return position.state_from_dict(data, profile, source)
+        return position.state_from_dict(data, profile, source, base)
 
     def settings_of(self, state: State) -> dict[str, Any]:
         """Settings of a game that starts at ``state``."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from datafile import DataFileError
@@ -37,10 +38,10 @@ INFO = GameInfo(
 )
 
 
-def _board_of(spec: Any, source: str) -> Board:
+def _board_of(spec: Any, source: str, base: str | Path | None = None) -> Board:
     if isinstance(spec, Board):
         return spec
-    return resolve_board(spec, source, "settings.profile")
+    return resolve_board(spec, source, "settings.profile", base)
 
 
 class OrigoRules:
@@ -63,9 +64,9 @@ class OrigoRules:
             raise ValueError(bad)
         return {"players": [{"name": n, "colour": c} for n, c in players], "profile": board_spec(board)}
 
-    def new_state(self, settings: Mapping[str, Any], source: str = "settings") -> State:
+    def new_state(self, settings: Mapping[str, Any], source: str = "settings", base: str | Path | None = None) -> State:
         """The state before the first move, or the starting position of a mid-game start."""
-        board = _board_of(settings.get("profile", "default"), source)  # a BoardError names the field
+        board = _board_of(settings.get("profile", "default"), source, base)  # a BoardError names the field
         if settings.get("start") is not None:
             return position.state_from_dict(settings["start"], board, f"{source}: settings.start")
         raw = settings.get("players")
@@ -128,11 +129,13 @@ class OrigoRules:
         """The position document (docs/origo.md, "Position")."""
         return position.state_to_dict(state)
 
-    def state_from_json(self, data: Any, source: str = "<position>", profile: Any = None) -> State:
+    def state_from_json(
+        self, data: Any, source: str = "<position>", profile: Any = None, base: str | Path | None = None
+    ) -> State:
         """A position document read back with full validation (``profile``: the board to read it
         with; None: the one it names)."""
-        board = None if profile is None else _board_of(profile, source)
-        return position.state_from_dict(data, board, source)
+        board = None if profile is None else _board_of(profile, source, base)
+        return position.state_from_dict(data, board, source, base)
 
     def settings_of(self, state: State) -> dict[str, Any]:
         """Settings of a game that starts at ``state``."""

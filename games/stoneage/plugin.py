@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from datafile import Reader
@@ -76,7 +77,9 @@ def _read_order(settings: Mapping[str, Any], prof: profile.BoxProfile, n: int, s
     return cards, builds
 
 
-def state_from_settings(settings: Mapping[str, Any], source: str = "settings") -> State:
+def state_from_settings(
+    settings: Mapping[str, Any], source: str = "settings", base: str | Path | None = None
+) -> State:
     """The state a game with these settings starts in."""
     rd = Reader(source, DataFileError)
     if settings.get("start") is not None:
@@ -93,7 +96,7 @@ def state_from_settings(settings: Mapping[str, Any], source: str = "settings") -
                 rd.text(p.get("colour", INFO.colours[i]), f"{path}.colour", max_len=30),
             )
         )
-    prof = profile.resolve_profile(settings.get("profile", "default"), source)
+    prof = profile.resolve_profile(settings.get("profile", "default"), source, base)
     cards, builds = _read_order(settings, prof, len(seats), source)
     return engine.start(new_state(prof, tuple(seats), cards, builds))
 
@@ -119,9 +122,9 @@ class StoneAgeRules:
             "profile": _profile_setting(profile),
         }
 
-    def new_state(self, settings: Mapping[str, Any], source: str = "settings") -> State:
+    def new_state(self, settings: Mapping[str, Any], source: str = "settings", base: str | Path | None = None) -> State:
         """The state before the first move (the reveal of the first card)."""
-        return state_from_settings(settings, source)
+        return state_from_settings(settings, source, base)
 
     def parse_move(self, text: str) -> moves.AnyMove:
         """A move in the notation (docs/stoneage-notation.md)."""
@@ -167,10 +170,12 @@ class StoneAgeRules:
         """The position document (docs/stoneage-position.md)."""
         return position.state_to_dict(state)
 
-    def state_from_json(self, data: Any, source: str = "<position>", profile: Any = None) -> State:
+    def state_from_json(
+        self, data: Any, source: str = "<position>", profile: Any = None, base: str | Path | None = None
+    ) -> State:
         """A position document read back with full validation."""
         prof = None if profile is None else _as_profile(profile)
-        return position.state_from_dict(data, source, prof)
+        return position.state_from_dict(data, source, prof, base)
 
     def settings_of(self, state: State) -> dict[str, Any]:
         """Settings of a game that starts at ``state``."""

@@ -10,6 +10,7 @@ naming the field, never a half-read state. ``state_from_dict(state_to_dict(s)) =
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from datafile import DataFileError as _BaseDataFileError
@@ -91,7 +92,9 @@ def _seat(rd: Reader, val: Any, path: str, n: int) -> int:
     return rd.integer(val, path, 0, n - 1)
 
 
-def state_from_dict(data: Any, profile: Any = None, source: str = "<position>") -> State:
+def state_from_dict(
+    data: Any, profile: Any = None, source: str = "<position>", folder: str | Path | None = None
+) -> State:
     """Read a position document; ``profile`` (None: the one the document names) is the box profile
     it is read with. :class:`PositionError` names the source and field."""
     rd = Reader(source, PositionError)
@@ -102,7 +105,7 @@ def state_from_dict(data: Any, profile: Any = None, source: str = "<position>") 
         raise rd.fail("version", f"must be {POSITION_VERSION}, got {show(doc.get('version'))}")
     rd.only(doc, _KEYS, "")
     try:
-        prof = resolve_profile(profile if profile is not None else doc.get("profile", "default"), source)
+        prof = resolve_profile(profile if profile is not None else doc.get("profile", "default"), source, folder)
     except _BaseDataFileError as exc:
         raise PositionError(
             exc.source, exc.field if exc.source != source else f"profile.{exc.field}", exc.reason
@@ -337,12 +340,16 @@ def settings_for(players: list[tuple[str, str]], profile: BoxProfile) -> dict[st
     return {"players": [{"name": nm, "colour": c} for nm, c in players], "profile": profile_spec(profile)}
 
 
-def state_from_settings(settings: Mapping[str, Any], source: str = "settings", profile: Any = None) -> State:
+def state_from_settings(
+    settings: Mapping[str, Any], source: str = "settings", profile: Any = None, base: str | Path | None = None
+) -> State:
     """The state before the first move of a game with these settings (or its starting position)."""
     rd = Reader(source, PositionError)
     rd.obj(settings, "")
     try:
-        prof = resolve_profile(profile if profile is not None else settings.get("profile", "default"), source)
+        prof = resolve_profile(
+            profile if profile is not None else settings.get("profile", "default"), source, base
+        )
     except _BaseDataFileError as exc:
         raise PositionError(exc.source, exc.field, exc.reason) from None
     if settings.get("start") is not None:

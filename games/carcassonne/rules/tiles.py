@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from datafile import DataFileError as _BaseDataFileError
-from datafile import parse_json, read_bytes, show
+from datafile import beside, parse_json, read_bytes, show
 from datafile.provenance import CHECKED_NOTE, SourceReader, provisional_paths, source_of, split_path
 from datafile.provenance import mark_checked as _mark_checked
 from games.carcassonne.rules.errors import ProfileError
@@ -560,9 +560,9 @@ def default_profile() -> BoxProfile:
     return _DEFAULT[0]
 
 
-def resolve_profile(spec: Any, source: str = "settings") -> BoxProfile:
-    """A profile from a settings value: ``"default"``/None, a file path, an inline document, or a
-    :class:`BoxProfile`."""
+def resolve_profile(spec: Any, source: str = "settings", base: str | Path | None = None) -> BoxProfile:
+    """A profile from a settings value: ``"default"``/None, a file path (relative to ``base``, the
+    folder of the file that names it), an inline document, or a :class:`BoxProfile`."""
     if isinstance(spec, BoxProfile):
         return spec
     if spec is None or spec == "default":
@@ -571,7 +571,7 @@ def resolve_profile(spec: Any, source: str = "settings") -> BoxProfile:
         return parse_profile(spec, f"{source}: profile")
     if isinstance(spec, str):
         try:
-            return load_profile(spec)
+            return load_profile(beside(spec, base))
         except _BaseDataFileError as exc:
             raise ProfileError(exc.source, exc.field, exc.reason) from None
     raise ProfileError(source, "profile", f'must be "default", a file path or an object, got {show(spec)}')

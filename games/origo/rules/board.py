@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from datafile import read_json, show
+from datafile import beside, read_json, show
 from datafile.provenance import SourceReader, source_of
 from games.origo.rules.errors import BoardError
 
@@ -392,9 +392,11 @@ def default_board() -> Board:
     return _DEFAULT
 
 
-def resolve_board(spec: Any, source: str = "settings", field_path: str = "profile") -> Board:
-    """A board from a settings or position value: ``"default"``/None, a file path, an inline object
-    or a :class:`Board`."""
+def resolve_board(
+    spec: Any, source: str = "settings", field_path: str = "profile", base: str | Path | None = None
+) -> Board:
+    """A board from a settings or position value: ``"default"``/None, a file path (relative to
+    ``base``, the folder of the file that names it), an inline object or a :class:`Board`."""
     if isinstance(spec, Board):
         return spec
     if spec is None or spec == "default":
@@ -402,7 +404,7 @@ def resolve_board(spec: Any, source: str = "settings", field_path: str = "profil
     if isinstance(spec, dict):
         return parse_board(spec, f"{source}: {field_path}")
     if isinstance(spec, str):
-        return load_board(spec)
+        return load_board(beside(spec, base))
     raise BoardError(source, field_path, f'must be "default", a board file path or an object, got {show(spec)}')
 
 

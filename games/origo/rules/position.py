@@ -9,6 +9,7 @@ exactly. Players are referred to by name, fields by their names, lands by their 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from datafile import Reader, show
@@ -105,7 +106,9 @@ class _Reader(Reader):
         raise self.fail(path, f"{show(val)} is not a player of this position")
 
 
-def state_from_dict(data: Any, board: Board | None = None, source: str = "<position>") -> State:
+def state_from_dict(
+    data: Any, board: Board | None = None, source: str = "<position>", base: str | Path | None = None
+) -> State:
     """A position document read back with full validation (``board``: read it with this board
     instead of the one it names)."""
     rd = _Reader(source, PositionError)
@@ -116,7 +119,7 @@ def state_from_dict(data: Any, board: Board | None = None, source: str = "<posit
     rd.only(doc, _KEYS, "")
     if board is None:
         try:
-            board = resolve_board(doc.get("profile", "default"), source, "profile")
+            board = resolve_board(doc.get("profile", "default"), source, "profile", base)
         except BoardError as exc:
             raise PositionError(exc.source, exc.field, exc.reason) from None
 

@@ -11,6 +11,7 @@ people on places no more than a player has) and that the position is one the gam
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from datafile import Reader, show
@@ -117,7 +118,9 @@ _PLAYER = (
 )
 
 
-def state_from_dict(data: Any, source: str = "<position>", profile: BoxProfile | None = None) -> State:
+def state_from_dict(
+    data: Any, source: str = "<position>", profile: BoxProfile | None = None, base: str | Path | None = None
+) -> State:
     """Read a position document (``profile``: read it with this box profile instead of the one it
     names)."""
     rd = Reader(source, PositionError)
@@ -128,7 +131,7 @@ def state_from_dict(data: Any, source: str = "<position>", profile: BoxProfile |
     rd.only(doc, _TOP, "")
     if profile is None:
         try:
-            profile = resolve_profile(doc.get("profile", "default"), source)
+            profile = resolve_profile(doc.get("profile", "default"), source, base)
         except ProfileError as exc:
             raise PositionError(source, f"profile: {exc.field}" if exc.field else "profile", exc.reason) from None
     prof = profile

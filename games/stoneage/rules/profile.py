@@ -19,7 +19,7 @@ from importlib import resources as _resources
 from pathlib import Path
 from typing import Any
 
-from datafile import read_json, show
+from datafile import beside, read_json, show
 from datafile.provenance import SourceReader, source_of
 from games.stoneage.rules.errors import ProfileError
 
@@ -407,8 +407,9 @@ def default_profile() -> BoxProfile:
     return _DEFAULT[0]
 
 
-def resolve_profile(spec: Any, source: str = "settings") -> BoxProfile:
-    """A profile from a settings value: ``"default"``/None, a file path, or an inline document."""
+def resolve_profile(spec: Any, source: str = "settings", base: str | Path | None = None) -> BoxProfile:
+    """A profile from a settings value: ``"default"``/None, a file path (relative to ``base``, the
+    folder of the file that names it), or an inline document."""
     if spec is None or spec == "default":
         return default_profile()
     if isinstance(spec, BoxProfile):
@@ -416,7 +417,7 @@ def resolve_profile(spec: Any, source: str = "settings") -> BoxProfile:
     if isinstance(spec, dict):
         return parse_profile(spec, f"{source}: profile")
     if isinstance(spec, str):
-        return load_profile(spec)
+        return load_profile(beside(spec, base))
     raise ProfileError(source, "profile", f'must be "default", a file path or an object, got {show(spec)}')
 
 
