@@ -148,3 +148,28 @@ def test_the_registry_lists_games_and_names_unknown_ones():
     assert "toy" not in games.available() and "toy" in games.available(hidden=True)
     with pytest.raises(games.UnknownGameError, match=r"unknown game 'chess'.*tribes"):
         games.get("chess")
+
+
+@pytest.mark.parametrize("plugin", [p for p in _plugins() if p.values[0].profile is not None])
+def test_a_profile_path_in_a_saved_game_is_read_relative_to_that_file(plugin, tmp_path, monkeypatch):
+    """A saved game whose settings name the box profile by a relative path reads it from the
+    journal's folder, whatever the working directory."""
+    from games.record import open_record
+
+    folder = tmp_path / "box"
+    folder.mkdir()
+    (folder / "my-box.json").write_text(json.dumps(dict(plugin.profile.default().raw)), encoding="utf-8")
+    colours = plugin.info.colours
+    players = [(f"P{i}", colours[i]) for i in range(plugin.info.min_players)]
+    settings = plugin.rules.settings(players)
+    settings["profile"] = "my-box.json"
+    doc = {"format": plugin.info.journal_format, "version": 1, "game": plugin.info.id, "settings": settings}
+    (folder / "game.json").write_text(json.dumps(doc), encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    record = open_record(folder / "game.json")
+    assert record.game is plugin and record.to_dict()["settings"]["profile"] == "my-box.json"
+    (folder / "my-box.json").unlink()
+    with pytest.raises(ValueError, match="my-box.json"):  # gone: one error naming it
+        open_record(folder / "game.json")
