@@ -253,3 +253,39 @@ def test_the_end_shows_the_ranking_and_final_scores_S_END_5(browser, live, runti
     no_sideways_scroll(page, PHONE["width"])
     page.context.close()
     assert errors == []
+
+
+def test_a_variable_building_and_the_any_resources_card_by_tapping_S_BLD_3_S_BLD_1_S_CARD_8(browser, live, runtime):
+    rec = simulate(GAME, 3, seed=2, policies="greedy")
+
+    def position(i: int) -> dict:
+        return json.loads(json.dumps(GAME.rules.state_to_json(rec.states[i])))
+
+    runtime.new_game(position=position(165), game="stoneage")  # Player 2 carries out; building 3: b26
+    page, errors = open_page(browser, live, PHONE)
+    expect(page.get_by_test_id("to-move")).to_have_text("Player 2")
+    page.get_by_test_id("act-building3").click()
+    expect(page.get_by_test_id("pick-building3")).to_contain_text("Pick 5 resources of exactly 2 kind(s)")
+    expect(page.get_by_test_id("bld-points")).to_have_text("gives 29 points")  # the best payment first
+    page.get_by_test_id("unpay-gold").click()
+    expect(page.get_by_test_id("confirm")).to_be_disabled()
+    page.get_by_test_id("pay-gold").click()
+    expect(page.get_by_test_id("preview")).to_have_text("buy building3 stone,gold,gold,gold,gold")
+    page.get_by_test_id("confirm").click()
+    expect(page.get_by_test_id("act-building3")).to_have_count(0)
+    assert str(runtime.snapshot().moves[-1]) == "buy building3 stone,gold,gold,gold,gold"
+    # another game is started elsewhere: the page follows; a building the player cannot pay says why
+    runtime.new_game(position=position(229), game="stoneage")
+    expect(page.get_by_test_id("any-card")).to_have_text("Use the card: any 2 resources")
+    page.get_by_test_id("act-building3").click()
+    expect(page.get_by_test_id("why-building3")).to_contain_text("S-BLD-1 (pay the building, score it")
+    page.get_by_test_id("any-card").click()
+    page.get_by_test_id("pay-wood").click()
+    page.get_by_test_id("pay-clay").click()
+    expect(page.get_by_test_id("pay-stone")).to_be_disabled()  # 2 taken: no more
+    page.get_by_test_id("confirm").click()
+    expect(page.get_by_test_id("any-card")).to_have_count(0)
+    expect(page.get_by_test_id("tableau-0")).to_contain_text("1 wood")
+    assert str(runtime.snapshot().moves[-1]) == "any wood,clay"
+    page.context.close()
+    assert errors == []

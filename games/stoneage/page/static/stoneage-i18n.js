@@ -41,7 +41,7 @@ export const STRINGS = {
     feedLine: "{food} food + {agri} agriculture for {mouths} people", newPerson: "(+1 from the hut)",
     enough: "enough", fed: "fed", shortN: "short {n}", afterHunt: "after the expected hunting: short {n}",
     huntExp: "hunting still to come: ≈{n} food", payRes: "Pay {n} resources", starve: "Take −10 points",
-    costPay: "paying costs {n} final point(s)", costStarve: "starving costs 10 points", canPay: "can pay",
+    costPay: "paying costs {n} final point(s)", costStarve: "starving costs 10 points", canPay: "pay {n} resources or −10",
     cannotFeed: "cannot pay: −10", feedLineNow: "{food} food (with {agri} from agriculture) for {mouths} people",
     // any-resources card, reveals
     anyTitle: "Use the card: any {n} resources", anyPick: "Pick {n} resources to take",
@@ -113,7 +113,7 @@ export const STRINGS = {
     feedLine: "{food} Nahrung + {agri} Ackerbau für {mouths} Personen", newPerson: "(+1 aus der Hütte)",
     enough: "genug", fed: "ernährt", shortN: "fehlen {n}", afterHunt: "nach der erwarteten Jagd: fehlen {n}",
     huntExp: "Jagd steht noch aus: ≈{n} Nahrung", payRes: "{n} Rohstoffe abgeben", starve: "−10 Punkte nehmen",
-    costPay: "Abgeben kostet {n} Schlusspunkt(e)", costStarve: "Hungern kostet 10 Punkte", canPay: "kann zahlen",
+    costPay: "Abgeben kostet {n} Schlusspunkt(e)", costStarve: "Hungern kostet 10 Punkte", canPay: "{n} Rohstoffe abgeben oder −10",
     cannotFeed: "kann nicht zahlen: −10", feedLineNow: "{food} Nahrung (mit {agri} aus Ackerbau) für {mouths} Personen",
     anyTitle: "Karte nutzen: {n} beliebige Rohstoffe", anyPick: "Wähle {n} Rohstoffe",
     revealCard: "Welche Karte liegt jetzt auf Kartenplatz {n}?", revealBuilding: "Welches Gebäude liegt jetzt oben auf Stapel {n}?",

@@ -463,7 +463,7 @@ export function mount(shell) {
       let state;
       if (f.fed) state = `<span class="sa-ok">${h(t("fed"))}</span>`;
       else if (f.enough && !f.short_expected) state = `<span class="sa-ok">${h(t("enough"))}</span>`;
-      else if (f.short) state = `<span class="sa-bad">${h(t("shortN", { n: f.short }))}</span>${f.hunting_expected ? ` <span class="muted">${h(t("afterHunt", { n: f.short_expected }))}</span>` : ""} <span class="muted">· ${h(f.can_pay ? t("canPay") : t("cannotFeed"))}</span>`;
+      else if (f.short) state = `<span class="sa-bad">${h(t("shortN", { n: f.short }))}</span>${f.hunting_expected ? ` <span class="muted">${h(t("afterHunt", { n: f.short_expected }))}</span>` : ""} <span class="muted">· ${h(f.can_pay ? t("canPay", { n: f.short }) : t("cannotFeed"))}</span>`;
       else state = `<span class="sa-ok">${h(t("enough"))}</span>`;
       const hunt = f.hunting_expected && !f.fed ? `<div class="muted">${h(t("huntExp", { n: f.hunting_expected }))}</div>` : "";
       return `<div class="sa-feedrow" data-testid="feed-${f.seat}">${dot(colourOf(v, f.seat))} <b>${h(f.name)}</b>: ${f.fed ? "" : h(t(v.phase === "feed" ? "feedLineNow" : "feedLine", { food: f.food, agri: f.agriculture, mouths: f.mouths }))}${f.new_people ? ` ${h(t("newPerson"))}` : ""} → ${state}${hunt}</div>`;
