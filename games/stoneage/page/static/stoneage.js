@@ -203,7 +203,7 @@ export function mount(shell) {
         }
         let body = "";
         if (o.kind === "card") body = o.card ? `<span class="sa-txt">${cardHtml(o.card, o.text)}</span><span class="sa-cost">${h(t("cost", { n: o.cost }))}</span>` : "";
-        if (o.kind === "building") body = o.building ? `<span class="sa-txt">${bldHtml(o.building, o.text)}</span><span class="muted">${h(t("left", { n: o.left }))}</span>` : "";
+        if (o.kind === "building") body = o.building ? `<span class="sa-txt">${bldHtml(o.building, o.text)}</span><span class="sa-cost">${h(t("left", { n: o.left }))}</span>` : "";
         const div = o.kind === "dice" && S.cat ? ` <span class="muted">${h(t("div", { n: S.cat.divisors[o.place] }))}</span>` : "";
         const inner = `<span class="sa-nm">${h(placeName(o.place))}${div}</span>${body}<span class="sa-occ">${byDots(v, o.by)}</span>${room ? `<span class="sa-room" data-testid="room-${o.place}">${h(room)}</span>` : ""}`;
         html += tappable ? `<button ${attrs}>${inner}</button>` : `<div ${attrs}>${inner}</div>`;
@@ -536,7 +536,7 @@ export function mount(shell) {
       for (const c of p.cards) { const cc = cardOf(c); if (!cc) continue; if (cc.bottom.culture) cultures[cc.bottom.culture] = (cultures[cc.bottom.culture] || 0) + 1; else mults[cc.bottom.multiplier] = (mults[cc.bottom.multiplier] || 0) + cc.bottom.figures; }
       const cardsTxt = [...Object.entries(cultures).map(([c, n]) => `${t("cu_" + c)}${n > 1 ? ` ×${n}` : ""}`), ...Object.entries(mults).map(([m, f]) => t("mult_fig", { f, m: t("m_" + m) }))].join(", ");
       return `<div class="sa-tribe${p.to_move ? " on" : ""}" data-testid="tableau-${p.seat}"><div>${dot(p.colour)} <b>${h(p.name)}</b>${p.start_player ? ` <span class="sa-sp">${h(t("startPlayer"))}</span>` : ""}</div>
-        <div>${p.people_left}/${p.people} ${h(t("people"))} · ${resIcon("food")}${p.food} ${h(t("food"))} · ${h(t("agriculture"))} ${p.agriculture}</div>
+        <div>${p.people} ${h(t("people"))}${v.phase === "place" && p.people_left ? ` (${h(t("toPlace", { n: p.people_left }))})` : ""} · ${resIcon("food")}${p.food} ${h(t("food"))} · ${h(t("agriculture"))} ${p.agriculture}</div>
         <div>${resList(p.resources)}</div>
         <div>${h(t("tools"))}: ${tools}${once ? ` · ${h(t("once"))}: ${once}` : ""}${maxTools !== null ? ` <span class="muted${tp ? " prov" : ""}" ${tp ? `title="${h(t("provisional"))}"` : ""}>(${h(t("toolsMax", { n: maxTools }))}${tp ? "*" : ""})</span>` : ""}</div>
         <div>${h(t("cardsN", { n: p.cards.length }))}${cardsTxt ? `: <span class="muted">${h(cardsTxt)}</span>` : ""} · ${h(t("buildingsN", { n: p.buildings.length }))} · ${h(t("track"))} ${p.points}</div></div>`;
