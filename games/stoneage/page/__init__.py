@@ -1,8 +1,8 @@
 """The Python side of the Stone Age page module (:class:`games.api.PageModule`).
 
 JSON views (:mod:`.view`) and structured moves (:mod:`.movejson`). The browser module
-``static/stoneage.js`` is drawn by the shared page shell and comes in a later task (the folder holds a
-placeholder README until then).
+``static/stoneage.js`` (with ``stoneage-i18n.js`` and ``stoneage.css``) is loaded by the shared page
+shell (docs/page-shell.md) and draws the views.
 """
 
 from __future__ import annotations

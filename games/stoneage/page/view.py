@@ -7,6 +7,10 @@ distribution while the dice are still to be entered), the feeding check of every
 happens, and the live score with the projected final score and its full breakdown. :func:`catalog`
 lists the box's cards and buildings with their provisional values flagged; :func:`chance_view` what
 a chance node offers (the card and building ids, the dice to enter).
+
+The shell merges the view into its own live view (docs/page-shell.md), so its keys leave the shell's
+alone: the tableaux are ``tableau`` (the shell's ``players`` are the seats), the box is ``box`` (name
+and digest: the page reloads the catalog when it changes), and what a chance node offers is ``chance``.
 """
 
 from __future__ import annotations
@@ -115,7 +119,6 @@ def state_view(s: State) -> dict[str, Any]:
     board = scoring.scoreboard(s)
     ranking = scoring.ranking(s)
     return {
-        "game": "stoneage",
         "round": s.round,
         "phase": str(s.phase),
         "over": s.is_over,
@@ -123,7 +126,7 @@ def state_view(s: State) -> dict[str, Any]:
         "turn": None if s.is_over else {"seat": s.actor, "name": s.seats[s.actor].name, "chance": s.is_chance},
         "prompt": prompt(s),
         "board": board_view(s),
-        "players": players_view(s),
+        "tableau": players_view(s),
         "roll": roll_view(s),
         "feeding": [feeding_check(s, i) for i in range(len(s.seats))],
         "scores": [b.to_dict() for b in board],
@@ -132,6 +135,8 @@ def state_view(s: State) -> dict[str, Any]:
             for r in ranking
         ],
         "position": position.state_to_dict(s),
+        "box": {"name": s.profile.name, "digest": s.profile.digest},
+        "chance": chance_view(s) if s.is_chance else None,
     }
 
 
@@ -167,6 +172,10 @@ def catalog(prof: BoxProfile) -> dict[str, Any]:
                 "text": building_text(b),
                 "cost": dict(zip(RESOURCES, b.cost, strict=True)) if b.kind == "fixed" else None,
                 "points": b.points if b.kind == "fixed" else None,
+                "count": b.count if b.kind == "count" else None,
+                "kinds": b.kinds if b.kind == "count" else None,
+                "min": b.lo if b.kind == "range" else None,
+                "max": b.hi if b.kind == "range" else None,
                 "provisional": prov(path),
                 "source": prof.source_of(path),
             }

@@ -46,6 +46,20 @@ def building_text(b: Building) -> str:
     return f"{b.lo} to {b.hi} resources of any kinds, points = their value"
 
 
+def _room(s: State, idx: int, kind: str) -> int | None:
+    """How many more people place ``idx`` takes from anyone this round, by its capacity alone (None:
+    no limit); the rules that close it to one player (S-PLACE-4, S-FEW-*) are the option's reason."""
+    occ = engine.occupancy(s, idx)
+    if kind in ("dice", "village"):
+        cap = s.profile.capacity[s.names[idx]]
+        return None if cap is None else max(0, cap - occ)
+    if kind == "card":
+        present = s.display[idx - FIRST_CARD] is not None
+    else:
+        present = engine.building_at(s, idx) is not None
+    return 1 - occ if present else 0
+
+
 def place_options(s: State) -> list[dict[str, Any]]:
     """Every place of the board for the actor's placement: open or why not (S-PLACE-*, S-CAP-*, S-FEW-*)."""
     seat = s.actor
@@ -64,6 +78,7 @@ def place_options(s: State) -> list[dict[str, Any]]:
             "clause": bad[0] if bad else "",
             "reason": bad[1] if bad else "",
             "occupied": engine.occupancy(s, idx),
+            "room": _room(s, idx, kind),
             "by": {s.seats[i].name: s.players[i].placed[idx] for i in engine.colours_on(s, idx)},
         }
         if idx <= 4:

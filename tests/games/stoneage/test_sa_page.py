@@ -20,7 +20,8 @@ PAGE = GAME.page()
 
 def test_page_module_basics():
     assert PAGE.script == "stoneage.js"
-    assert PAGE.static.joinpath("README.md").is_file()
+    for name in ("stoneage.js", "stoneage-i18n.js", "stoneage.css"):
+        assert PAGE.static.joinpath(name).is_file()
 
 
 def test_state_views_are_json_for_every_phase():
@@ -123,3 +124,37 @@ def test_chance_view_lists_what_may_come():
     v = PAGE.chance_view(play(acting(placed={0: {"hunt": 2}}), "take hunt"))
     assert v == {"chance": True, "kind": "roll", "what": "hunt", "dice": 2, "faces": [1, 2, 3, 4, 5, 6]}
     assert PAGE.chance_view(started()) == {"chance": False}
+
+
+def test_state_view_keeps_the_shell_s_keys(tmp_path):
+    """The view is merged into the shell's live view: it must not replace the shell's ``game`` (which
+    module to load) nor its ``players`` (the seats the shell's history keeps); the tableau is ``tableau``."""
+    from session.runtime import GameRuntime
+    from webui.views import live_view
+
+    rt = GameRuntime(tmp_path, fsync=False, game="stoneage")
+    try:
+        rt.new_game([("Ann", "red"), ("Bob", "blue")])
+        v = json.loads(json.dumps(live_view(rt)))
+    finally:
+        rt.close()
+    assert v["game"]["script"] == "/games/stoneage/static/stoneage.js" and v["game"]["profile"] is True
+    assert v["players"] == [{"seat": 0, "name": "Ann", "colour": "red"}, {"seat": 1, "name": "Bob", "colour": "blue"}]
+    assert [p["name"] for p in v["tableau"]] == ["Ann", "Bob"] and v["tableau"][0]["food"] == 12
+    assert v["box"]["digest"] == GAME.profile.default().digest
+    assert v["chance"]["kind"] == "reveal" and len(v["chance"]["choices"]) == 36
+
+
+def test_places_say_how_many_people_they_still_take_S_CAP_5_S_CAP_2_S_CAP_6():
+    s = play(started(3), "place wood 3", "place hut", "place card1")
+    room = {o["place"]: o["room"] for o in PAGE.state_view(s)["prompt"]["options"]}
+    assert room["wood"] == 4 and room["hunt"] is None and room["hut"] == 0 and room["toolmaker"] == 1
+    assert room["card1"] == 0 and room["card2"] == 1 and room["building1"] == 1
+
+
+def test_catalog_gives_the_rule_of_every_variable_building_S_BLD_3():
+    cat = PAGE.catalog(GAME.profile.default())
+    b = {x["id"]: x for x in cat["buildings"]}
+    assert (b["b21"]["count"], b["b21"]["kinds"], b["b21"]["min"]) == (4, 1, None)
+    assert (b["b18"]["min"], b["b18"]["max"], b["b18"]["count"]) == (1, 7, None)
+    assert b["b01"]["cost"] == {"wood": 2, "clay": 1, "stone": 0, "gold": 0} and b["b01"]["count"] is None
