@@ -3,7 +3,8 @@
 Conservation (R-COMP-*): 15 members per player between supply and map; 50 landscape tiles between bag
 and lands; 20 shells between players, row and supply; marking stones within the box. Every listed legal
 move applies; every move apply accepts is listed; a journal replays to the same final state; states
-survive a JSON round trip. The default run plays 1,200 games; ``-m slow`` runs 6,000 more.
+survive a JSON round trip. The default run plays 300 games and fuzzes 24 more; ``-m slow`` plays
+6,900 more and fuzzes 51 more (the long runs used to take over half of the default test run).
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from games.tribes.rules.moves import Achieve, Exhaust, Lose, Movement, Offspring
 from games.tribes.rules.state import State
 
 PLAYERS = (2, 3, 4)
-GAMES_PER_COUNT = 400  # 1,200 games in the default run
+GAMES_PER_COUNT = 100  # 300 games in the default run
+SLOW_GAMES_PER_COUNT = 2300  # 6,900 more with -m slow
+FUZZ_GAMES = 8  # games per player count whose states are fuzzed in the default run (25 with -m slow)
 
 
 def _land_summary(p, cache: dict) -> tuple[Counter, int]:
@@ -89,7 +92,7 @@ def play_and_check(seed: int, n: int) -> Game:
 
 @pytest.mark.parametrize("n", PLAYERS)
 def test_random_games_conserve_components_and_replay(n):
-    """R-COMP-1/4/5, R-EVT-4, R-ACH-5/9 in every state of 400 random games; journal replay and JSON
+    """R-COMP-1/4/5, R-EVT-4, R-ACH-5/9 in every state of 100 random games; journal replay and JSON
     round trips reproduce the states exactly."""
     for seed in range(GAMES_PER_COUNT):
         game = play_and_check(seed, n)
@@ -105,7 +108,7 @@ def test_random_games_conserve_components_and_replay(n):
 @pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYERS)
 def test_many_more_random_games(n):
-    for seed in range(GAMES_PER_COUNT, GAMES_PER_COUNT + 2000):
+    for seed in range(GAMES_PER_COUNT, GAMES_PER_COUNT + SLOW_GAMES_PER_COUNT):
         play_and_check(seed, n)
 
 
@@ -144,9 +147,20 @@ def fuzz_moves(s: State, rng: random.Random, count: int) -> list:
 def test_legal_moves_are_exactly_what_apply_accepts(n):
     """Every listed move applies and is listed once; every move apply accepts (the players' and random
     fuzzed ones) is in the list."""
-    rng = random.Random(n)
+    assert _fuzz(n, range(FUZZ_GAMES)) > 150
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", PLAYERS)
+def test_legal_moves_are_exactly_what_apply_accepts_in_many_more_games(n):
+    assert _fuzz(n, range(FUZZ_GAMES, 25)) > 350
+
+
+def _fuzz(n: int, seeds: range) -> int:
+    """The fuzz check over the games of ``seeds``; returns how many states were checked."""
+    rng = random.Random(n * 1000 + seeds.start)
     checked_states = 0
-    for seed in range(25):
+    for seed in seeds:
         game = simulate(n, 1000 + seed, "random")
         for i, (s, played) in enumerate(zip(game.states, game.moves, strict=False)):
             if s.pending.kind == "setup" or i % 4:
@@ -168,4 +182,4 @@ def test_legal_moves_are_exactly_what_apply_accepts(n):
                         assert m not in as_set
                     else:
                         assert m in as_set, f"{m} is accepted but not listed"
-    assert checked_states > 500
+    return checked_states
