@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from games.tribes.rules.game import Game, simulate
+from session.runtime import GameRuntime
 
 CHROMIUM = os.environ.get("TRIBES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -34,3 +38,20 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+PLAYERS = [("Ann", "red"), ("Bob", "blue"), ("Cid", "yellow")]
+
+
+@pytest.fixture(scope="session")
+def recorded() -> Game:
+    """A whole 3-player game by seeded random players (Ann, Bob, Cid); its moves are entered one by
+    one in the tests. Move 4 is '3:exp', 5 'draw wheat' (chance), 6 the placement, 7 an achievement."""
+    return simulate(PLAYERS, seed=1, policies="random")
+
+
+@pytest.fixture
+def runtime(tmp_path: Path) -> Iterator[GameRuntime]:
+    rt = GameRuntime(tmp_path / "data")
+    yield rt
+    rt.close()

@@ -1,0 +1,359 @@
+"""The pipeline's stages on small rendered fixture frames with known truth: assignment solver,
+motion gate, colour normalisation, the readers behind the recognizer, annotation, and bad input
+(corrupt frames, frames without markers, missing or corrupt models) — errors or an unregistered
+observation, never a crash."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+import tests.games.tribes.vision.camera_scenes as cs
+from games.tribes.rules.profile import default_profile
+from games.tribes.vision.enrollment import EMPTY
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.observation import Observation, observation_from_truth
+from games.tribes.vision.recognizer import Recognizer
+from games.tribes.vision.table import ArrowToken, TableModel
+from vision.assign import assign, assign_with_bounds, assign_with_margins
+from vision.colour import ColourNorm, fit_norm
+from vision.errors import FrameError, ModelError
+from vision.features import Models, default_models_dir
+from vision.motion import MotionGate
+from vision.templates import TemplateMatcher
+
+
+# --- small parts -----------------------------------------------------------------------------------------
+def test_assignment_is_optimal_and_margins_say_how_sure():
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        n = int(rng.integers(1, 6))
+        m = int(rng.integers(n, 7))
+        c = rng.random((n, m))
+        cols, total = assign(c)
+        best = min(sum(c[i, p[i]] for i in range(n)) for p in itertools.permutations(range(m), n))
+        assert len(set(cols.tolist())) == n and total == pytest.approx(best)
+    c = np.array([[0.0, 5.0], [5.0, 0.1]])
+    cols, _, margins = assign_with_margins(c)
+    assert cols.tolist() == [0, 1] and margins.tolist() == pytest.approx([9.9, 9.9])
+    with pytest.raises(ValueError):
+        assign(np.zeros((3, 2)))
+
+
+def test_exact_margins_where_the_dual_bound_says_nothing():
+    """The row's shape: two action tiles (columns 0, 1) carry a large reward, so every slot's best
+    alternative in the dual is another action column and the bound of the event slot (row 2) is 0,
+    though its event (column 2) beats the other (column 3) by 2.3. ``exact_below`` solves it."""
+    c = np.array([[0.0, 8.0, 9.0, 9.0], [8.0, 0.0, 9.0, 9.0], [5.0, 5.0, 0.2, 2.5]])
+    c[:, :2] -= 1000.0
+    cols, _, bounds = assign_with_bounds(c)
+    assert cols.tolist() == [0, 1, 2] and bounds[2] == 0.0
+    cols, _, exact = assign_with_bounds(c, exact_below=6.0)
+    assert cols.tolist() == [0, 1, 2]
+    true = assign_with_margins(c)[2]
+    assert exact[2] == pytest.approx(2.3) == true[2]
+    assert (exact[:2] >= 6.0).all() and (exact[:2] <= true[:2] + 1e-9).all()  # bounds above 6 stay bounds
+
+
+def test_motion_gate_settles_after_quiet_time_and_ignores_light_changes():
+    gate = MotionGate(quiet=0.3, quiet_long=1.0, fps=10)
+    gray = cv2.cvtColor(cs.frame(40).image, cv2.COLOR_BGR2GRAY)
+    states = [gate.update(gray) for _ in range(6)]
+    assert [s.settled for s in states] == [False, False, False, False, True, True]  # 0.3 s after the first
+    brighter = cv2.add(gray, 12)  # a lamp switched on: every pixel changes alike
+    assert not gate.update(brighter).moving
+    piece = gray.copy()
+    cv2.circle(piece, (640, 360), 40, 30, -1)  # a tile laid (small against a hand)
+    s = gate.update(piece)
+    assert s.moving and not s.settled and not s.hand
+    after = [gate.update(piece) for _ in range(4)]
+    assert after[-1].settled  # 0.3 s later the table counts as settled again
+    # a hand: a large region changes; when it then holds still, the gate waits much longer
+    hand = piece.copy()
+    cv2.ellipse(hand, (500, 420), (220, 70), 20, 0, 360, 60, -1)
+    s = gate.update(hand)
+    assert s.moving and s.hand
+    held = [gate.update(hand) for _ in range(8)]
+    assert not any(h.settled for h in held) and all(h.hand for h in held)
+    assert any(gate.update(hand).settled for _ in range(4))  # resting 1 s+: accepted (a big change)
+    # with timestamps the gate goes by them
+    g2 = MotionGate(quiet=0.5)
+    assert not g2.update(gray, 0.0).settled and not g2.update(gray, 0.2).settled and g2.update(gray, 0.75).settled
+    assert MotionGate(quiet=0).update(gray).settled  # still photos
+
+
+def test_colour_norm_undoes_a_colour_cast():
+    printed = np.array([245.0, 128.0, 24.0])
+    gain, offset = np.array([0.7, 0.9, 1.2]), np.array([10.0, 5.0, 2.0])
+    observed = printed[:, None] * gain + offset
+    norm = fit_norm(observed, printed)
+    assert norm is not None
+    pix = (np.array([[[128.0, 200.0, 50.0]]]) * gain + offset).astype(np.float32)
+    assert np.allclose(norm.apply(pix) * 255, [[[128.0, 200.0, 50.0]]], atol=0.5)
+    glare = observed.copy()
+    glare[1] = glare[0] + 1  # the grey field washed out by glare
+    assert fit_norm(glare, printed) is None
+    assert ColourNorm.from_dict(norm.to_dict()) == norm
+
+
+def test_pieces_of_known_colours_and_neighbours_are_hidden_before_features():
+    from vision.colour import lab
+    from vision.occlusion import OUTSIDE, hex_only, hex_window_mask, hide_colours
+
+    tile = np.zeros((1, 40, 40, 3), np.float32)
+    tile[..., :] = (0.3, 0.6, 0.2)  # a green tile (BGR)
+    with_piece = tile.copy()
+    with_piece[0, 15:25, 15:25] = (0.1, 0.1, 0.8)  # a red member on it
+    red = lab(np.array([[[0.1, 0.1, 0.8]]], np.float32))[0, 0]
+    hidden = hide_colours(with_piece, [(red, 12.0)])
+    assert np.abs(hidden - tile).max() < 0.02  # the member is gone, the tile is as before
+    assert np.array_equal(hide_colours(tile, [(red, 12.0)]), tile)  # nothing red: unchanged
+    per_window = hide_colours(np.concatenate([with_piece, with_piece]), [[(red, 12.0)], []], each=True)
+    assert np.abs(per_window[0] - tile[0]).max() < 0.02 and np.array_equal(per_window[1], with_piece[0])
+    mask = hex_window_mask(40, 48.0, 40.0)
+    out = hex_only(tile, mask)
+    assert (out[0, 0, 0] == OUTSIDE).all() and np.allclose(out[0, 20, 20], tile[0, 20, 20])
+    r = 40 / 3**0.5 - 1.0  # a 40 mm hexagon, 1 mm inset, in a 48 mm window
+    assert mask.mean() == pytest.approx(1.5 * 3**0.5 * r * r / 48**2, abs=0.02)
+
+
+# --- readers through the recognizer ---------------------------------------------------------------------
+def _score(read: Observation, truth: Observation) -> dict[str, float]:
+    rh = {(h.seat, h.hex): h for h in read.hexes}
+    tiles = [h for h in truth.hexes]
+    ok_type = sum(
+        1
+        for h in tiles
+        if (r := rh.get((h.seat, h.hex))) is not None
+        and r.tile == h.tile
+        and (not h.tile or (r.exhausted == h.exhausted and (h.exhausted or r.resource == h.resource)))
+    )
+    occupied = [h for h in truth.hexes if h.tile]
+    ok_members = sum(1 for h in occupied if (r := rh.get((h.seat, h.hex))) and dict(r.members) == dict(h.members))
+    return {"type": ok_type / len(tiles), "members": ok_members / len(occupied)}
+
+
+@pytest.fixture(scope="module")
+def baseline():
+    return Recognizer(default_layout(), default_profile(), cs.enrollment(), features="histogram", stream=False)
+
+
+def test_baseline_reads_row_board_tracks_and_most_tiles(baseline):
+    fr = cs.frame(60)
+    obs = baseline.read(fr.image)
+    truth = observation_from_truth(fr.truth)
+    assert obs.registered and obs.settled and obs.hidden == ()
+
+    # the action row is solved as an assignment: every action tile exactly once, in the slots the
+    # truth has action tiles, and the events where the events are. Which event is which is left to
+    # the models (colour histograms confuse the events' art), and so is a tile with the hand against
+    # the same action without it: their histograms are nearly the same, so the baseline may swap such
+    # a pair (it does on most positions of this game; the models do not, see the tests below).
+    def kinds(o: Observation) -> list[tuple[int, bool]]:
+        return [(s.slot, bool(s.event)) for s in o.row if s.tile]
+
+    def action_tiles(o: Observation) -> list[str | None]:
+        return sorted(s.tile or "" for s in o.row if s.tile and not s.event)
+
+    assert kinds(obs) == kinds(truth)
+    assert action_tiles(obs) == action_tiles(truth)
+    assert len(set(action_tiles(obs))) == len(action_tiles(obs))
+    assert [b.tile is None for b in obs.board] == [b.tile is None for b in truth.board]  # face down or up
+    assert [b.stones for b in obs.board] == [b.stones for b in truth.board]
+    assert {(t.colour, t.track): t.space for t in obs.tracks} == {(t.colour, t.track): t.space for t in truth.tracks}
+    assert _score(obs, truth)["type"] > 0.85
+    # every fact carries a confidence in [0, 1]
+    Observation.from_dict(obs.to_dict())
+    assert all(0 <= h.tile_conf <= 1 and 0 <= h.members_conf <= 1 for h in obs.hexes)
+
+
+def test_board_side_and_row_occupancy_are_read_apart_from_which_tile(baseline):
+    """R-ACH-8 / R-ACH-6: early in the game, era 2 shows tiles turned up beside tiles still face down.
+    Which achievement a turned tile is may be unsure (or wrong) with the colour-histogram baseline,
+    but its side is plain: every board position reads face up or down as in the truth with
+    face_conf >= 0.9, at least as sure as the tile itself; likewise every row slot reads occupied or
+    empty as in the truth with filled_conf >= 0.9."""
+    fr = cs.frame(11)
+    obs = baseline.read(fr.image)
+    truth = observation_from_truth(fr.truth)
+    assert obs.registered and "board" not in obs.hidden and "row" not in obs.hidden
+    up = {(b.era, b.col): b.tile is not None for b in truth.board}
+    assert {(b.era, b.col) for b in obs.board} == set(up)
+    assert {up[(2, c)] for c in range(4)} == {True, False}  # era 2: some turned up, some face down
+    for b in obs.board:
+        assert (b.tile is not None) == up[(b.era, b.col)], b
+        assert b.face_conf >= 0.9 and b.face_conf >= b.tile_conf, b
+    # the case the side is for: a turned-up era-2 tile whose identity reads unsure
+    assert any(b.era == 2 and b.tile is not None and b.tile_conf < 0.9 for b in obs.board)
+    filled = {s.slot: s.tile is not None for s in truth.row}
+    assert {s.slot for s in obs.row} == set(filled) and set(filled.values()) == {True, False}
+    for s in obs.row:
+        assert (s.tile is not None) == filled[s.slot], s
+        assert s.filled_conf >= 0.9, s
+
+
+def test_annotation_draws_without_changing_the_frame(baseline):
+    fr = cs.frame(60)
+    before = fr.image.copy()
+    obs = baseline.read(fr.image)
+    pic = baseline.annotate(fr.image, obs)
+    assert np.array_equal(fr.image, before) and pic.shape == fr.image.shape and not np.array_equal(pic, fr.image)
+    blank = np.zeros((720, 1280, 3), np.uint8)
+    unreg = baseline.read(blank)
+    assert baseline.annotate(blank, unreg)[:36].any()  # a banner says the table was not found
+
+
+# --- bad input ------------------------------------------------------------------------------------------
+def test_bad_frames_give_errors_or_unregistered_observations(baseline):
+    for bad, msg in (
+        (np.zeros((0, 0, 3), np.uint8), "at least 16"),
+        (np.zeros((720, 1280, 3), np.float64), "8-bit"),
+        ("frame.png", "image array"),
+        (None, "image array"),
+        (np.zeros((720, 1280, 5), np.uint8), "channels"),
+    ):
+        with pytest.raises(FrameError, match=msg):
+            baseline.read(bad)
+    obs = baseline.read(np.full((720, 1280, 3), 200, np.uint8))
+    assert not obs.registered and obs.hexes == () and obs.markers == ()
+    # a frame with a few markers only (the rest cut away) is unregistered, not a guess ...
+    crop = cs.frame(60).image.copy()
+    crop[:, 300:] = 80
+    baseline.reset()
+    obs = baseline.read(crop)
+    assert not obs.registered and 0 < len(obs.markers) < 3
+    # ... unless the table was registered before and the visible markers still agree (arms hide the rest)
+    assert baseline.read(cs.frame(60).image).registered
+    assert baseline.read(crop).registered
+    # a corrupt JPEG stream decodes to nothing; a grey frame is accepted
+    assert cv2.imdecode(np.frombuffer(b"\xff\xd8garbage", np.uint8), cv2.IMREAD_COLOR) is None
+    assert baseline.read(cv2.cvtColor(cs.frame(60).image, cv2.COLOR_BGR2GRAY)).registered
+
+
+def test_missing_or_corrupt_models_fail_clearly(tmp_path):
+    enr = cs.enrollment()
+    lay, prof = default_layout(), default_profile()
+    with pytest.raises(ModelError, match="is not a folder"):
+        Recognizer(lay, prof, enr, models=tmp_path / "none")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ModelError, match=r"models\.json: missing"):
+        Recognizer(lay, prof, enr, models=empty)
+    folder = tmp_path / "models"
+    shutil.copytree(default_models_dir(), folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    (folder / "members.onnx").unlink()
+    with pytest.raises(ModelError, match=r"members.onnx: missing"):
+        Recognizer(lay, prof, enr, models=folder)
+    (folder / "members.onnx").write_bytes(b"not a model at all")
+    with pytest.raises(ModelError, match=r"members.onnx: sha256 .* does not match"):
+        Recognizer(lay, prof, enr, models=folder)
+    # a corrupt file whose digest was (wrongly) recorded: onnxruntime refuses it, clearly
+    doc = json.loads((folder / "models.json").read_text())
+    from vision.features import sha256
+
+    doc["models"]["members"]["sha256"] = sha256(folder / "members.onnx")
+    (folder / "models.json").write_text(json.dumps(doc))
+    with pytest.raises(ModelError, match=r"members.onnx: cannot load the model"):
+        Recognizer(lay, prof, enr, models=folder)
+    (folder / "models.json").write_text("{")
+    with pytest.raises(ModelError, match="not valid JSON"):
+        Models(folder).check()
+
+
+def test_a_stream_rereads_only_changed_hexes_and_reads_the_same():
+    lay, prof = default_layout(), default_profile()
+    fresh = Recognizer(lay, prof, cs.enrollment(), stream=False, cache=False)
+    stream = Recognizer(lay, prof, cs.enrollment(), stream=True, quiet=0)
+    a, b = cs.frame(60), cs.frame(61)  # one move apart: most hexes unchanged
+
+    def land(obs: Observation) -> dict:
+        return {(h.seat, h.hex): (h.tile, h.resource, h.exhausted, dict(h.members)) for h in obs.hexes}
+
+    first = stream.read(a.image)
+    assert land(first) == land(fresh.read(a.image))  # nothing cached yet: the same reading
+    cache = stream.land.cache
+    assert cache.misses == len(first.hexes) and cache.hits == 0
+    second = stream.read(b.image)
+    assert cache.hits > 0.75 * len(second.hexes)  # only what the move changed is read again
+    # and the stream reads the second frame as well as a fresh recognizer does
+    truth = observation_from_truth(b.truth)
+    assert _score(second, truth)["type"] >= _score(fresh.read(b.image), truth)["type"]
+    unchanged = {k: v for k, v in land(first).items() if k in land(second)}
+    assert sum(land(second)[k] == v for k, v in unchanged.items()) >= 0.75 * len(unchanged)
+    # a new registration forgets everything
+    stream.registrar.reset()
+    stream.read(b.image)
+    assert cache.serial == stream.registrar.current.serial and len(cache.store) <= len(second.hexes)
+
+
+# --- tiles under shells ------------------------------------------------------------------------------------
+def test_templates_tell_a_tile_under_pale_pieces_under_other_light():
+    enr = cs.enrollment()
+    wins, labels = enr.windows["row"], list(enr.labels["row"])
+    tm = TemplateMatcher(wins, labels, skip=(EMPTY,))
+    assert EMPTY not in tm.classes and all(c in tm.classes for c in set(labels) - {EMPTY})
+    px = wins.shape[1]
+    yy, xx = np.mgrid[0:px, 0:px]
+    actions = [i for i, lb in enumerate(labels) if lb.startswith("action:")]
+    seen = set()
+    for i in actions:
+        if labels[i] in seen:
+            continue
+        seen.add(labels[i])
+        w = wins[i].astype(np.float32).copy()
+        blobs = np.zeros((px, px), bool)  # three pale ovals over the upper middle (~30% of the window)
+        for cx in (0.3, 0.5, 0.7):
+            blobs |= ((xx - cx * px) / (0.14 * px)) ** 2 + ((yy - 0.4 * px) / (0.2 * px)) ** 2 <= 1
+        w[blobs] = (0.82, 0.8, 0.78)
+        w *= np.array([0.8, 0.9, 1.0], np.float32)  # a warmer, dimmer lamp
+        share = tm.disagreement(w[None])[0]
+        own = share[tm.index[labels[i]]]
+        assert int(share.argmin()) == tm.index[labels[i]], (labels[i], tm.classes[int(share.argmin())])
+        assert own < blobs.mean() + 0.1  # what differs is (about) what is covered
+    with pytest.raises(ValueError, match="3 template windows for 2 labels"):
+        TemplateMatcher(wins[:3], labels[:2])
+
+
+def test_action_row_is_read_under_piles_of_shells():
+    """R-TURN-2: a shell goes on each tile skipped, so piles grow on the front tiles; those tiles are
+    still read, every one. The counts are exact but for at most one pile read one off: on this
+    position a pile of 4 on the Exploration tile reads as 5 (shells per row slot: 99.2 % over the
+    evaluation, docs/benchmarks.md; piles are the subject of the issue on unseen boxes)."""
+    model = TableModel.from_state(cs.game().states[60])
+    model.row = [dataclasses.replace(r, shells=6 - i if i < 5 else 0) for i, r in enumerate(model.row)]
+    image = cs.renderer().render(model, cs.camera(), cs.LIGHT, cs.FX, frame_seed=7).image
+    rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), stream=False)
+    obs = rec.read(image)
+    assert [(s.tile, s.event) for s in obs.row if s.tile] == [(r.tile, r.event) for r in model.row]
+    off = [abs(s.shells - r.shells) for s, r in zip([s for s in obs.row if s.tile], model.row, strict=True)]
+    assert max(off) <= 1 and sum(off) <= 1, off
+
+
+def test_arrow_tokens_are_read_with_their_two_positions_and_owner():
+    """R-ARR-1: an arrow lies between an achievement and a diagonal one of the next era; both
+    diagonals cross at the same corner, so the direction is what tells them apart."""
+    model = TableModel.from_state(cs.game().states[60])  # stones on most era-1 tiles, near the corners
+    rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), stream=False)
+    colour = {s: model.seats[s].colour for s in range(len(model.seats))}
+    for arrows in (
+        [],
+        [ArrowToken((1, 0), (2, 1), 0)],
+        [ArrowToken((1, 2), (2, 1), 1), ArrowToken((2, 3), (3, 2), 2)],
+        [ArrowToken((1, 1), (2, 2), 0), ArrowToken((1, 2), (2, 1), 3)],  # crossing: one lies on the other
+    ):
+        model.arrows = arrows
+        image = cs.renderer().render(model, cs.camera(), cs.LIGHT, cs.FX, frame_seed=8).image
+        obs = rec.read(image)
+        assert obs.registered and "board" not in obs.hidden
+        got = sorted((a.colour, a.lower, a.upper) for a in obs.arrows)
+        assert got == sorted((colour[a.owner], a.lower, a.upper) for a in arrows)
+        assert all(a.conf > 0.9 for a in obs.arrows)
+    # the overlay shows them
+    bare = dataclasses.replace(obs, arrows=())
+    assert not np.array_equal(rec.annotate(image, obs), rec.annotate(image, bare))
