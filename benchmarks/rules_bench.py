@@ -16,6 +16,7 @@ import time
 
 from games.tribes.rules.game import simulate
 from games.tribes.rules.legal import describe, overview
+from games.tribes.rules.pending import PendingKind
 
 
 def main() -> None:
@@ -39,7 +40,7 @@ def main() -> None:
         turns += game.state.turn + 1
         unfinished += not game.state.is_over
         if g < 20:
-            sample_states.extend(s for s in game.states[::25] if s.pending.kind == "choose")
+            sample_states.extend(s for s in game.states[::25] if s.pending.kind == PendingKind.CHOOSE)
     dt = time.perf_counter() - t0
     cpu = time.process_time() - c0
     print(

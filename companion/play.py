@@ -441,6 +441,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Read a recorded game into a journal."""
     from games.tribes.rules.errors import JournalError, PositionError
     from session.runtime import GameRuntime
+    from tracker.tracker import StatusKind
 
     video = Path(args.video)
     if not video.exists():
@@ -472,7 +473,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail("replay", f"{args.output}: cannot write: {exc.strerror or exc}")
     print(f"{args.output}: {len(journal['moves'])} moves (observations: {label})")
-    if status.kind in ("prompt", "desync", "waiting", "changing"):
+    if status.kind in (StatusKind.PROMPT, StatusKind.DESYNC, StatusKind.WAITING, StatusKind.CHANGING):
         print(f"note: at the end the tracker was '{status.kind}': {status.message}", file=sys.stderr)
     return 0
 

@@ -24,6 +24,7 @@ from games.tribes.rules.errors import JournalError, RulesError
 from games.tribes.rules.game import Game, game_from_data, load_game, simulate
 from games.tribes.rules.legal import Option, describe, legal_moves, overview
 from games.tribes.rules.moves import Move, TakeEvent, parse_move
+from games.tribes.rules.pending import PendingKind
 from games.tribes.rules.position import POSITION_FORMAT
 from games.tribes.rules.profile import default_profile, load_profile
 from games.tribes.rules.scoring import ranking, scoreboard
@@ -186,7 +187,7 @@ def cmd_legal(args: argparse.Namespace) -> int:
         return 0
     out = sys.stdout
     out.write(f"{describe_context(state)}\n")
-    if state.pending.kind == "choose":
+    if state.pending.kind == PendingKind.CHOOSE:
         me = state.players[state.to_move]
         out.write(f"{me.name} has {me.shells} shell(s), {me.supply} member(s) in supply\n")
         for t in overview(state):

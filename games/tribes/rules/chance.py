@@ -14,7 +14,7 @@ from itertools import product
 from math import comb
 
 from games.tribes.rules.moves import Draw, Move, Reveal, RevealEvent, Setup
-from games.tribes.rules.pending import DrawPending, EventRevealPending, RevealPending
+from games.tribes.rules.pending import DrawPending, EventRevealPending, PendingKind, RevealPending
 from games.tribes.rules.state import State
 
 
@@ -56,7 +56,7 @@ def sample_setup(state: State, rng: random.Random) -> Setup:
 def sample_chance(state: State, rng: random.Random) -> Move:
     """A random outcome for the chance node the state waits at."""
     pend = state.pending
-    if pend.kind == "setup":
+    if pend.kind == PendingKind.SETUP:
         return sample_setup(state, rng)
     if isinstance(pend, DrawPending):
         return Draw(tuple(rng.sample(_bag_list(state), pend.count)))

@@ -40,7 +40,7 @@ from games.tribes.rules.moves import (
     Restore,
     TakeEvent,
 )
-from games.tribes.rules.pending import DrawPending, EventPending, PlacePending, RestorePending
+from games.tribes.rules.pending import DrawPending, EventPending, PendingKind, PlacePending, RestorePending
 from games.tribes.rules.profile import BOARD_COLUMNS
 from games.tribes.rules.state import Player, State
 
@@ -83,14 +83,14 @@ def legal_moves(state: State) -> LegalMoves:
 def _generate(state: State) -> Iterator[Move]:
     pend = state.pending
     kind = pend.kind
-    if kind in ("setup", "game_over"):
+    if kind in (PendingKind.SETUP, PendingKind.GAME_OVER):
         return  # the setup outcome has millions of forms: it is checked, not listed
-    if kind in ("draw", "reveal", "event_reveal"):
+    if kind in (PendingKind.DRAW, PendingKind.REVEAL, PendingKind.EVENT_REVEAL):
         for move, _ in chance_outcomes(state):
             yield move
         return
     p = state.players[pend.seat]
-    if kind == "first_member":
+    if kind == PendingKind.FIRST_MEMBER:
         for h in sorted(p.land):
             yield PlaceFirst(h)
         return
@@ -404,7 +404,7 @@ def _event_option(state: State, seat: int, event_id: str) -> Option:
 def overview(state: State) -> list[TileChoice]:
     """Every tile of the row for the player to choose now, with options and reasons (empty unless a
     tile is to be chosen)."""
-    if state.pending.kind != "choose":
+    if state.pending.kind != PendingKind.CHOOSE:
         return []
     seat = state.to_move
     prof = state.profile
@@ -435,7 +435,7 @@ def overview(state: State) -> list[TileChoice]:
 
 def free_slot(state: State) -> int | None:
     """The slot a player gets for free (the front tile, R-TURN-2), if a tile is to be chosen."""
-    return 1 if state.pending.kind == "choose" and state.row else None
+    return 1 if state.pending.kind == PendingKind.CHOOSE and state.row else None
 
 
 def describe(state: State) -> dict[str, Any]:
@@ -445,9 +445,9 @@ def describe(state: State) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": pend.kind, "chance": pend.chance, "seat": pend.seat}
     if state.players:
         out["player"] = state.players[pend.seat].name
-    if pend.kind == "choose":
+    if pend.kind == PendingKind.CHOOSE:
         out["tiles"] = [t.to_dict() for t in overview(state)]
-    elif pend.kind == "first_member":
+    elif pend.kind == PendingKind.FIRST_MEMBER:
         out["hexes"] = _hexlist(sorted(state.players[pend.seat].land))
     elif isinstance(pend, DrawPending):
         out["count"] = pend.count
@@ -458,11 +458,11 @@ def describe(state: State) -> dict[str, Any]:
     elif isinstance(pend, RestorePending):
         out["count"] = pend.count
         out["hexes"] = _hexlist(restore_candidates(state.players[pend.seat], occupied_ok=False))
-    elif pend.kind == "reveal":
+    elif pend.kind == PendingKind.REVEAL:
         out["era"] = pend.era  # type: ignore[attr-defined]
         out["column"] = pend.col + 1  # type: ignore[attr-defined]
         out["outcomes"] = unrevealed_achievements(state, pend.era)  # type: ignore[attr-defined]
-    elif pend.kind == "event_reveal":
+    elif pend.kind == PendingKind.EVENT_REVEAL:
         out["era"] = pend.era  # type: ignore[attr-defined]
         out["outcomes"] = unseen_events(state, pend.era)  # type: ignore[attr-defined]
     elif isinstance(pend, EventPending):

@@ -31,7 +31,7 @@ from games.tribes.rules.moves import (
     TakeEvent,
     delta_of,
 )
-from games.tribes.rules.pending import EventPending, PlacePending, RestorePending
+from games.tribes.rules.pending import EventPending, PendingKind, PlacePending, RestorePending
 from games.tribes.rules.scoring import score_breakdown
 from games.tribes.rules.state import State
 
@@ -138,7 +138,7 @@ def random_answer(state: State, rng: random.Random) -> Move:
     """A random legal answer for any decision other than choosing a tile."""
     pend = state.pending
     p = state.players[pend.seat]
-    if pend.kind == "first_member":
+    if pend.kind == PendingKind.FIRST_MEMBER:
         return PlaceFirst(rng.choice(sorted(p.land)))
     if isinstance(pend, PlacePending):
         land = set(p.land)
@@ -172,7 +172,7 @@ class RandomPolicy:
 
     def choose(self, state: State) -> Move:
         """A random legal decision."""
-        if state.pending.kind == "choose":
+        if state.pending.kind == PendingKind.CHOOSE:
             slot, kind, claim = self.rng.choice(top_options(state))
             return random_detail(state, slot, kind, claim, self.rng)
         return random_answer(state, self.rng)
@@ -188,7 +188,7 @@ class GreedyPolicy:
 
     def choose(self, state: State) -> Move:
         """The candidate move with the best heuristic value."""
-        if state.pending.kind != "choose":
+        if state.pending.kind != PendingKind.CHOOSE:
             return self._answer(state)
         best: tuple[float, Move] | None = None
         for slot, kind, claim in top_options(state):

@@ -22,6 +22,7 @@ from games.tribes.rules.pending import (
     EventPending,
     EventRevealPending,
     Pending,
+    PendingKind,
     PlacePending,
     RestorePending,
     RevealPending,
@@ -415,7 +416,7 @@ def _shells(
 
 def _check_after_setup(rd: _PositionReader, pending: Pending, players: list[Player], row: list[RowTile]) -> None:
     """After setup the row holds the action tiles and every player has land."""
-    if pending.kind == "setup":
+    if pending.kind == PendingKind.SETUP:
         return
     if not row:
         raise rd.fail("row", "is empty: after setup the row holds the action tiles")

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from games.tribes.rules.hexgrid import Hex
-from games.tribes.rules.pending import Pending
+from games.tribes.rules.pending import Pending, PendingKind
 from games.tribes.rules.profile import TRACKS, BoxProfile
 
 TRACK_INDEX: Mapping[str, int] = MappingProxyType({t: i for i, t in enumerate(TRACKS)})
@@ -138,7 +138,7 @@ class State:
     @property
     def is_over(self) -> bool:
         """True once the game has ended (R-END-2)."""
-        return self.pending.kind == "game_over"
+        return self.pending.kind == PendingKind.GAME_OVER
 
     @property
     def round(self) -> int:

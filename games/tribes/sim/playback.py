@@ -36,6 +36,7 @@ from games.tribes.rules.engine import apply
 from games.tribes.rules.game import Game
 from games.tribes.rules.legal import legal_moves
 from games.tribes.rules.moves import Move, Movement, Offspring, Setup
+from games.tribes.rules.pending import PendingKind
 from games.tribes.sim.render import Renderer
 from games.tribes.sim.video import FramePlan, Pace, plan_video
 from games.tribes.vision.layout import Layout
@@ -207,7 +208,7 @@ def _takeback_moves(
     for i, _t, _a, _b in moves[:-1]:
         move = game.moves[i]
         state = game.states[i]
-        if state.pending.kind != "choose" or not isinstance(move, Offspring | Movement):
+        if state.pending.kind != PendingKind.CHOOSE or not isinstance(move, Offspring | Movement):
             continue
         options.append(i)
     rng.shuffle(options)
@@ -219,7 +220,9 @@ def _takeback_moves(
         alts = [
             m
             for m in legal_moves(state)
-            if isinstance(m, Offspring | Movement) and m != game.moves[i] and apply(state, m).pending.kind == "choose"
+            if isinstance(m, Offspring | Movement)
+            and m != game.moves[i]
+            and apply(state, m).pending.kind == PendingKind.CHOOSE
         ]
         alts = [m for m in alts if getattr(m, "place", ()) or getattr(m, "delta", ())]
         if alts:

@@ -44,6 +44,7 @@ from games.tribes.rules.pending import (
     DrawPending,
     EventPending,
     EventRevealPending,
+    PendingKind,
     PlacePending,
     RestorePending,
     RevealPending,
@@ -148,9 +149,9 @@ def read_moves(state: State, seen: dict[Any, Any], seating: Seating) -> list[Mov
 def _read_one(s: State, seen: dict[Any, Any], seating: Seating) -> Move | None:
     pend = s.pending
     kind = pend.kind
-    if kind == "setup":
+    if kind == PendingKind.SETUP:
         return _setup(s, seen, seating)
-    if kind == "game_over":
+    if kind == PendingKind.GAME_OVER:
         return None
     seat = pend.seat
     ls = seating.layout_seats[seat]
@@ -164,12 +165,12 @@ def _read_one(s: State, seen: dict[Any, Any], seating: Seating) -> Move | None:
         for k, v in seen.items()
         if k[0] == "land" and k[1] == ls and v is not None and v[0] is not None and k[2] not in p.land
     }
-    if kind == "first_member":
+    if kind == PendingKind.FIRST_MEMBER:
         for h, d in diff.items():
             if d > 0 and h in p.land:
                 return PlaceFirst(h)
         return None
-    if kind == "choose":
+    if kind == PendingKind.CHOOSE:
         row = [(rt.tile, rt.event) for rt in s.row]
         slot = None
         for i, t in enumerate(row, start=1):

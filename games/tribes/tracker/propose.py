@@ -42,7 +42,7 @@ from games.tribes.rules.moves import (
     Setup,
     TakeEvent,
 )
-from games.tribes.rules.pending import DrawPending, EventRevealPending, PlacePending, RevealPending
+from games.tribes.rules.pending import DrawPending, EventRevealPending, PendingKind, PlacePending, RevealPending
 from games.tribes.rules.profile import BOARD_COLUMNS
 from games.tribes.rules.state import State
 from games.tribes.tracker.facts import Seating
@@ -95,14 +95,14 @@ def propose(state: State, read: TableRead, prune: bool = True) -> list[Move]:
     """Moves that could explain the table from ``state`` (see the module docstring); ``prune``:
     consider only the row slots the row seen says were taken (:func:`first_takes`)."""
     kind = state.pending.kind
-    if kind == "game_over":
+    if kind == PendingKind.GAME_OVER:
         return []
-    if kind == "setup":
+    if kind == PendingKind.SETUP:
         setup = _setup(state, read)
         return [setup] if setup else []
-    if kind == "first_member":
+    if kind == PendingKind.FIRST_MEMBER:
         return [PlaceFirst(h) for h in sorted(state.players[state.pending.seat].land)]
-    if kind == "choose":
+    if kind == PendingKind.CHOOSE:
         return _choose(state, read, prune)
     if isinstance(state.pending, DrawPending):
         return _draws(state, read)

@@ -18,6 +18,7 @@ import copy
 from dataclasses import dataclass, field
 
 from games.tribes.rules.hexgrid import Hex
+from games.tribes.rules.pending import PendingKind
 from games.tribes.rules.profile import BoxProfile
 from games.tribes.rules.state import State
 
@@ -114,7 +115,7 @@ class TableModel:
         row = [RowItem(t.tile, t.event, t.shells, float(i + 1)) for i, t in enumerate(state.row)]
         # an event being carried out has left the row: it lies on the discard pile already
         done = list(state.done_events)
-        current = getattr(state.pending, "event", None) if state.pending.kind == "event" else None
+        current = getattr(state.pending, "event", None) if state.pending.kind == PendingKind.EVENT else None
         if current and current not in done:
             done.append(current)
         board = [[BoardItem(bt.tile, list(bt.stones)) for bt in era] for era in state.board]
@@ -131,7 +132,7 @@ class TableModel:
             track_spaces=tuple(len(t.vp) for t in prof.tracks),
             resources=prof.resources,
             discard_top=done[-1] if done else None,
-            drawn={state.pending.seat: list(state.pending.drawn)} if state.pending.kind == "place" else {},  # type: ignore[attr-defined]
+            drawn={state.pending.seat: list(state.pending.drawn)} if state.pending.kind == PendingKind.PLACE else {},  # type: ignore[attr-defined]
         )
 
     def copy(self) -> TableModel:
