@@ -25,13 +25,14 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from devices.config import LedConfig
 from devices.follower import StripFollower
 from devices.looks import DarkLeds, scale, slot_leds
 from devices.strip import Strip, VirtualStrip, open_strip
 from games.api import LedMap
+from session.runtime import RuntimeLike
 
 log = logging.getLogger(__name__)
 
@@ -39,17 +40,6 @@ QUEUE_MAX = 256
 """Changes waiting to be shown; past this the oldest are dropped (only the newest state matters)."""
 
 Listener = Callable[[dict[str, Any]], None]
-
-
-class ChangeSource(Protocol):
-    """What a strip can follow: ``subscribe(callback)`` returning a function that unsubscribes. The
-    callback gets objects with ``state`` (a rules State), ``move`` and, optionally, ``op`` and
-    ``state_id``. If the source also has ``has_game`` and ``snapshot()`` (with ``state`` and
-    ``state_id``), the current game is shown at once when attaching."""
-
-    def subscribe(self, callback: Callable[[Any], None]) -> Callable[[], None]:
-        """Call ``callback(change)`` after every change."""
-        ...
 
 
 class LiveStrip:
@@ -89,7 +79,7 @@ class LiveStrip:
         return cls(open_strip(config), config, **kwargs)
 
     # --- following a game --------------------------------------------------------------------------
-    def attach(self, source: ChangeSource) -> Callable[[], None]:
+    def attach(self, source: RuntimeLike) -> Callable[[], None]:
         """Follow ``source``'s changes (and show its current game at once); returns a function that
         stops following. :meth:`close` also stops."""
         unsubscribe = source.subscribe(self.on_change)

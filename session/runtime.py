@@ -33,7 +33,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import games
 from datafile import DataFileError
@@ -153,6 +153,32 @@ class Snapshot:
     def state(self) -> State:
         """The current state."""
         return self.states[-1]
+
+
+class RuntimeLike(Protocol):
+    """What the tracker link and the LED strip need of a runtime: :class:`GameRuntime` is one, and
+    tests may give anything shaped like it. ``subscribe`` is all a strip needs; the tracker uses the
+    rest too."""
+
+    @property
+    def game(self) -> GamePlugin: ...  # pragma: no cover - protocol
+
+    @property
+    def has_game(self) -> bool: ...  # pragma: no cover - protocol
+
+    def snapshot(self) -> Snapshot: ...  # pragma: no cover - protocol
+
+    def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]: ...  # pragma: no cover
+
+    def undo_status(self, table: bool = False) -> tuple[bool, str, str]: ...  # pragma: no cover - protocol
+
+    def submit(self, move: Any, state_id: int | None = None) -> Change: ...  # pragma: no cover - protocol
+
+    def undo(self, state_id: int | None = None, table: bool = False) -> Change: ...  # pragma: no cover
+
+    def correct(  # pragma: no cover - protocol
+        self, index: int, move: Any, state_id: int | None = None, rest: str = "replay"
+    ) -> Change: ...
 
 
 class GameRuntime:
@@ -573,6 +599,7 @@ __all__ = [
     "GameMismatch",
     "GameRuntime",
     "NoGameError",
+    "RuntimeLike",
     "RuntimeRefusal",
     "Snapshot",
     "StaleStateError",

@@ -7,7 +7,8 @@ ended a turn, ``table=True``; never a revealed chance outcome) — so the journa
 strip see camera moves exactly like moves entered by hand. It also applies the user's answers to
 prompts and desync fixes (``answer``), and tells subscribers about every status change.
 
-The runtime is :class:`session.runtime.GameRuntime` (or anything shaped like it, :class:`RuntimeLike`):
+The runtime is :class:`session.runtime.GameRuntime` (or anything shaped like it,
+:class:`session.runtime.RuntimeLike`):
 ``game`` (the plug-in: its rules and camera support give the tracker its policy), ``has_game``,
 ``snapshot()`` (``state_id``, ``settings``, ``moves``, ``states``), ``undo_status(table)``,
 ``submit(move, state_id)``, ``undo(state_id, table)``, ``correct(index, move, state_id, rest)``.
@@ -21,11 +22,11 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 import games
-from games.api import GamePlugin
 from games.errors import IllegalMoveError, InvalidMoveError
+from session.runtime import RuntimeLike
 from tracker.facts import Seating
 from tracker.policy import TrackerPolicy
 from tracker.tracker import Action, GameView, Option, Status, StatusKind, Tracker, TrackerConfig, Update
@@ -34,26 +35,6 @@ Move = Any
 Observation = Any
 
 log = logging.getLogger(__name__)
-
-
-class RuntimeLike(Protocol):
-    """What the link needs of a game runtime (``session.runtime.GameRuntime`` has it)."""
-
-    @property
-    def game(self) -> GamePlugin: ...
-
-    @property
-    def has_game(self) -> bool: ...
-
-    def snapshot(self) -> Any: ...
-
-    def undo_status(self, table: bool = False) -> tuple[bool, str, str]: ...
-
-    def submit(self, move: Move, state_id: int | None = None) -> Any: ...
-
-    def undo(self, state_id: int | None = None, table: bool = False) -> Any: ...
-
-    def correct(self, index: int, move: Move, state_id: int | None = None, rest: str = "replay") -> Any: ...
 
 
 @dataclass(frozen=True)
