@@ -2,7 +2,7 @@
 legal-placement listing time late in a game (target <= 2 ms median).
 
 Run from the repository root: ``PYTHONPATH=. python benchmarks/carcassonne_bench.py [--games N]``.
-Prints the figures; docs/benchmarks-carcassonne.md records them. Not a test.
+Prints the figures; docs/benchmarks.md ("Carcassonne – Hunters & Gatherers") records them. Not a test.
 """
 
 from __future__ import annotations
