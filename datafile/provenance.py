@@ -206,4 +206,8 @@ def mark_checked(raw: Mapping[str, Any], paths: list[Any], field: str = "checked
         if not isinstance(sources, dict):
             raise ProfilePathError(where, "the object holding it has a malformed _sources")
         sources[rest] = CHECKED_NOTE
+        if isinstance(node, dict) and "_source" in node:
+            # a whole object with its own provenance: that is read after the holder's _sources, so
+            # it must say checked too
+            node["_source"] = CHECKED_NOTE
     return doc

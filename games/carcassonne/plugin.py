@@ -11,10 +11,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.api import BoxData, GameInfo, GamePlugin, PlayerFactory, Seat, Standing
+from games.api import GameInfo, GamePlugin, PlayerFactory, Seat, Standing
 from games.carcassonne.rules import engine, legal, moves, position, scoring, tiles
 from games.carcassonne.rules.players import POLICIES
 from games.carcassonne.rules.state import Phase, State
+from games.profiles import Profiles
 
 if TYPE_CHECKING:
     from games.api import PageModule
@@ -164,37 +165,6 @@ class CarcassonneRules:
         return ("over",) if state.is_over else ("turn", state.turn)
 
 
-class CarcassonneProfiles:
-    """The box profile: tile types with provenance (docs/carcassonne.md, "Box profile")."""
-
-    def default(self) -> BoxData:
-        """The shipped profile (tile list provisional)."""
-        return tiles.default_profile()
-
-    def load(self, path: str) -> BoxData:
-        """A profile file."""
-        return tiles.load_profile(path)
-
-    def parse(self, raw: Any, source: str = "box profile") -> BoxData:
-        """A profile document."""
-        return tiles.parse_profile(raw, source)
-
-    def of_state(self, state: Any) -> BoxData:
-        """The profile a game is played with."""
-        prof: tiles.BoxProfile = state.profile
-        return prof
-
-    def info(self, profile: Any) -> dict[str, Any]:
-        """Every value with its provenance, the provisional ones listed (the page's editor)."""
-        from datafile.provenance import profile_info
-
-        return profile_info(profile)
-
-    def mark_checked(self, raw: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
-        """The document with ``paths`` marked as checked against the owner's box."""
-        return tiles.mark_checked(raw, paths)
-
-
 def _page() -> PageModule:
     from games.carcassonne.page import PAGE
 
@@ -210,7 +180,7 @@ def _cli(sub: Any) -> None:
 GAME = GamePlugin(
     info=INFO,
     rules=CarcassonneRules(),
-    profile=CarcassonneProfiles(),
+    profile=Profiles(tiles.default_profile, tiles.load_profile, tiles.parse_profile),
     page=_page,
     cli=_cli,
     docs={

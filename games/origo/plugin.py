@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from datafile import DataFileError
-from games.api import BoxData, GameInfo, GamePlugin, PlayerFactory, Seat, Standing
+from games.api import GameInfo, GamePlugin, PlayerFactory, Seat, Standing
 from games.origo.rules import engine, position, scoring
 from games.origo.rules.board import Board, board_spec, default_board, load_board, parse_board, resolve_board
 from games.origo.rules.moves import AnyMove, Reveal, parse_move
 from games.origo.rules.players import POLICIES
 from games.origo.rules.state import Phase, State
+from games.profiles import Profiles
 
 if TYPE_CHECKING:
     from games.api import PageModule
@@ -176,39 +177,6 @@ class OrigoRules:
         return ("turn", state.turn)
 
 
-class OrigoProfiles:
-    """The board file as the box profile: values with provenance (docs/origo.md, "Board file")."""
-
-    def default(self) -> BoxData:
-        """The shipped board file."""
-        return default_board()
-
-    def load(self, path: str) -> BoxData:
-        """A board file."""
-        return load_board(path)
-
-    def parse(self, raw: Any, source: str = "box profile") -> BoxData:
-        """A board document."""
-        return parse_board(raw, source)
-
-    def of_state(self, state: Any) -> BoxData:
-        """The board a game is played on."""
-        board: Board = state.board
-        return board
-
-    def info(self, profile: Any) -> dict[str, Any]:
-        """Every value with its provenance, the provisional ones listed (the page's editor)."""
-        from datafile.provenance import profile_info
-
-        return profile_info(profile)
-
-    def mark_checked(self, raw: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
-        """The document with ``paths`` marked as checked against the owner's box."""
-        from datafile.provenance import mark_checked
-
-        return mark_checked(dict(raw), list(paths))
-
-
 def _page() -> PageModule:
     from games.origo.page import PAGE
 
@@ -224,7 +192,7 @@ def _cli(sub: Any) -> None:
 GAME = GamePlugin(
     info=INFO,
     rules=OrigoRules(),
-    profile=OrigoProfiles(),
+    profile=Profiles(default_board, load_board, parse_board, attribute="board"),
     page=_page,
     cli=_cli,
     docs={"rules": "docs/origo-rules.md", "notation": "docs/origo.md", "position": "docs/origo.md"},

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from datafile import Reader
-from games.api import BoxData, GameInfo, GamePlugin, PlayerFactory, Seat, Standing
+from games.api import GameInfo, GamePlugin, PlayerFactory, Seat, Standing
+from games.profiles import Profiles
 from games.stoneage.rules import engine, moves, position, profile, prompt, scoring
 from games.stoneage.rules.errors import DataFileError
 from games.stoneage.rules.players import POLICIES
@@ -232,39 +233,6 @@ def _as_profile(prof: Any) -> profile.BoxProfile:
     return profile.resolve_profile(prof)
 
 
-class StoneAgeProfiles:
-    """The box profile: component values with provenance (docs/stoneage-profile.md)."""
-
-    def default(self) -> BoxData:
-        """The shipped profile."""
-        return profile.default_profile()
-
-    def load(self, path: str) -> BoxData:
-        """A profile file."""
-        return profile.load_profile(path)
-
-    def parse(self, raw: Any, source: str = "box profile") -> BoxData:
-        """A profile document."""
-        return profile.parse_profile(raw, source)
-
-    def of_state(self, state: Any) -> BoxData:
-        """The profile a game is played with."""
-        prof: profile.BoxProfile = state.profile
-        return prof
-
-    def info(self, prof: Any) -> dict[str, Any]:
-        """Every value with its provenance (the page's editor)."""
-        from datafile.provenance import profile_info
-
-        return profile_info(prof)
-
-    def mark_checked(self, raw: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
-        """The document with ``paths`` marked as checked against the owner's box."""
-        from datafile.provenance import mark_checked
-
-        return mark_checked(dict(raw), list(paths))
-
-
 def _page() -> PageModule:
     from games.stoneage.page import PAGE
 
@@ -280,7 +248,7 @@ def _cli(sub: Any) -> None:
 GAME = GamePlugin(
     info=INFO,
     rules=StoneAgeRules(),
-    profile=StoneAgeProfiles(),
+    profile=Profiles(profile.default_profile, profile.load_profile, profile.parse_profile),
     page=_page,
     cli=_cli,
     docs={

@@ -12,7 +12,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.api import BoxData, GameInfo, GamePlugin, PlayerFactory, Seat, Standing
+from games.api import GameInfo, GamePlugin, PlayerFactory, Seat, Standing
+from games.profiles import Profiles
 from games.tribes.rules import chance, engine, legal, moves, position, profile, scoring
 from games.tribes.rules.game import POLICIES, Game, journal_result, state_from_settings
 from games.tribes.rules.pending import PendingKind
@@ -136,39 +137,6 @@ class TribesRules:
         return ("turn", state.turn)
 
 
-class TribesProfiles:
-    """The box profile: component values with provenance (docs/box-profile.md)."""
-
-    def default(self) -> BoxData:
-        """The shipped profile."""
-        return profile.default_profile()
-
-    def load(self, path: str) -> BoxData:
-        """A profile file."""
-        return profile.load_profile(path)
-
-    def parse(self, raw: Any, source: str = "box profile") -> BoxData:
-        """A profile document."""
-        return profile.parse_profile(raw, source)
-
-    def of_state(self, state: Any) -> BoxData:
-        """The profile a game is played with."""
-        prof: profile.BoxProfile = state.profile
-        return prof
-
-    def info(self, prof: Any) -> dict[str, Any]:
-        """Every value with its provenance (the page's editor)."""
-        from datafile.provenance import profile_info
-
-        return profile_info(prof)
-
-    def mark_checked(self, raw: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
-        """The document with ``paths`` marked as checked against the owner's box."""
-        from datafile.provenance import mark_checked
-
-        return mark_checked(dict(raw), list(paths))
-
-
 def _page() -> PageModule:
     from games.tribes.page import PAGE
 
@@ -198,7 +166,7 @@ def _cli(sub: Any) -> None:
 GAME = GamePlugin(
     info=INFO,
     rules=TribesRules(),
-    profile=TribesProfiles(),
+    profile=Profiles(profile.default_profile, profile.load_profile, profile.parse_profile),
     page=_page,
     leds=_leds,
     camera=_camera,

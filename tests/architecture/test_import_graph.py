@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 OURS = {"games", "vision", "tracker", "session", "webui", "devices", "datafile", "sim", "tools", "companion", "models"}
 CHASSIS = ("vision", "tracker", "session", "webui", "devices", "datafile")
-GAME_NEUTRAL = {"games", "games.api", "games.errors", "games.record"}
+GAME_NEUTRAL = {"games", "games.api", "games.errors", "games.record", "games.profiles"}
 
 
 def _modules() -> dict[str, Path]:

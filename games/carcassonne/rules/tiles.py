@@ -28,7 +28,7 @@ from typing import Any
 
 from datafile import DataFileError as _BaseDataFileError
 from datafile import beside, parse_json, read_bytes, show
-from datafile.provenance import CHECKED_NOTE, SourceReader, provisional_paths, source_of, split_path
+from datafile.provenance import SourceReader, provisional_paths, source_of
 from datafile.provenance import mark_checked as _mark_checked
 from games.carcassonne.rules.errors import ProfileError
 
@@ -578,17 +578,9 @@ def resolve_profile(spec: Any, source: str = "settings", base: str | Path | None
 
 
 def mark_checked(raw: Mapping[str, Any], paths: Sequence[str], field: str = "checked") -> dict[str, Any]:
-    """:func:`datafile.provenance.mark_checked`, and a path naming a whole tile (or another object
-    with its own ``_source``) also has that ``_source`` marked: otherwise the object's own provenance,
-    read after its parent's ``_sources``, would still win."""
-    doc = _mark_checked(raw, list(paths), field)
-    for path in paths:
-        node: Any = doc
-        for part in split_path(path):
-            node = node[part]
-        if isinstance(node, dict) and "_source" in node:
-            node["_source"] = CHECKED_NOTE
-    return doc
+    """:func:`datafile.provenance.mark_checked` (a path naming a whole tile marks the tile's own
+    ``_source`` too)."""
+    return _mark_checked(raw, list(paths), field)
 
 
 def profile_spec(profile: BoxProfile) -> Any:
