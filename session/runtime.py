@@ -39,6 +39,7 @@ import games
 from datafile import DataFileError
 from games.api import BoxData, GamePlugin, State
 from games.errors import IllegalMoveError, InvalidMoveError
+from games.players import check_players
 from games.record import Record
 from session.journal import (
     LIVE_FORMAT,
@@ -362,7 +363,8 @@ class GameRuntime:
         outcome as laid on the table; else the game waits for it). ``profile`` defaults to the
         saved box profile of that game.
 
-        Raises ValueError (bad players), a ``DataFileError`` (a bad position),
+        Raises ValueError (bad players), a ``DataFileError`` (a bad position), ``FieldError`` (a
+        position whose player names or colours the API would refuse),
         ``IllegalMoveError`` (a setup that breaks the rules) or :class:`StaleStateError`.
         """
         plugin = games.get(game) if isinstance(game, str) else game or self._plugin
@@ -372,6 +374,8 @@ class GameRuntime:
             self._check_stale(state_id)
             if position is not None:
                 record = Record.from_position(plugin, rules.state_from_json(position, "position", prof))
+                # names and colours as the API takes them (a position is not a way round the limits)
+                check_players([(s.name, s.colour) for s in rules.seats(record.state)], "position.players")
             else:
                 if not players:
                     raise ValueError(

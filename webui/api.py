@@ -10,13 +10,13 @@ which also keeps other web sites from posting to the companion) and, when the se
 from __future__ import annotations
 
 import hmac
-import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from datafile import DataFileError, parse_json
 from games.api import GamePlugin, PageModule, ProfileSupport
+from games.players import check_players
 from session.runtime import REST_MODES, GameRuntime
 from webui.errors import ApiError, bad_request
 from webui.leds import leds_view
@@ -26,8 +26,6 @@ from webui.views import live_view, log_view, page_of, position_view
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-COLOUR_RE = re.compile(r"^(#[0-9a-fA-F]{6}|[a-z]{3,16})$")
-MAX_NAME = 30
 
 
 def runtime() -> GameRuntime:
@@ -269,27 +267,14 @@ def _players(data: dict[str, Any], plugin: GamePlugin) -> list[tuple[str, str]]:
     raw = data.get("players")
     if not isinstance(raw, list) or not lo <= len(raw) <= hi:
         raise bad_request("players", f"must list {lo} to {hi} players in seat order, the start player first")
-    out: list[tuple[str, str]] = []
+    pairs: list[tuple[object, object]] = []
     for i, p in enumerate(raw):
         f = f"players[{i}]"
         if not isinstance(p, dict):
             raise bad_request(f, 'must be {"name": …, "colour": …}')
         _unknown_nested(p, {"name", "colour"}, f)
-        name = p.get("name")
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-            raise bad_request(f"{f}.name", f"must be a name of 1 to {MAX_NAME} characters")
-        name = name.strip()
-        if any(not c.isprintable() for c in name):
-            raise bad_request(f"{f}.name", "must not contain control characters")
-        colour = p.get("colour", info.colours[i % len(info.colours)])
-        if not isinstance(colour, str) or not COLOUR_RE.match(colour):
-            raise bad_request(f"{f}.colour", "must be a colour name like 'red' or '#rrggbb'")
-        if any(name == q[0] for q in out):
-            raise bad_request(f"{f}.name", f"two players are called {name!r}")
-        if any(colour == q[1] for q in out):
-            raise bad_request(f"{f}.colour", f"two players have the colour {colour!r}")
-        out.append((name, colour))
-    return out
+        pairs.append((p.get("name"), p.get("colour", info.colours[i % len(info.colours)])))
+    return check_players(pairs)  # a FieldError is a 400 naming the field
 
 
 def _unknown_nested(data: dict[str, Any], allowed: set[str], field: str) -> None:

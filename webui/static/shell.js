@@ -32,7 +32,7 @@ const h = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<"
 const nm = (o) => (o ? o[S.lang] || o.en || Object.values(o)[0] || "" : "");
 const COLOURS = { red: "#d33b2f", blue: "#2563eb", yellow: "#eab308", black: "#222222", green: "#16a34a",
   white: "#f4f4f4", purple: "#8b5cf6", orange: "#f97316", grey: "#888888", brown: "#8b5a2b" };
-const colour = (c) => (c && c.startsWith("#") ? c : COLOURS[c] || "#888");
+const colour = (c) => (/^#[0-9a-fA-F]{6}$/.test(c || "") ? c : COLOURS[c] || "#888"); // never markup in a style attribute
 const dot = (c) => `<span class="dot" style="background:${colour(c)}"></span>`;
 const provTag = () => `<span class="provtag" title="${h(t("provisional"))}">${h(t("provisional"))}</span>`;
 const players = () => (S.view && S.view.players) || [];
