@@ -38,16 +38,18 @@ def check_colour(colour: object, field: str) -> str:
     return colour
 
 
-def check_players(players: Sequence[tuple[object, object]], field: str = "players") -> list[tuple[str, str]]:
-    """Every ``(name, colour)`` checked, in order; no two names or colours alike."""
+def check_players(
+    players: Sequence[tuple[object, object]], field: str = "players", distinct: bool = True
+) -> list[tuple[str, str]]:
+    """Every ``(name, colour)`` checked, in order; with ``distinct`` no two names or colours alike."""
     out: list[tuple[str, str]] = []
     for i, (raw_name, raw_colour) in enumerate(players):
         f = f"{field}[{i}]"
         name = check_name(raw_name, f"{f}.name")
         colour = check_colour(raw_colour, f"{f}.colour")
-        if any(name == q[0] for q in out):
+        if distinct and any(name == q[0] for q in out):
             raise FieldError(f"{f}.name", f"two players are called {name!r}")
-        if any(colour == q[1] for q in out):
+        if distinct and any(colour == q[1] for q in out):
             raise FieldError(f"{f}.colour", f"two players have the colour {colour!r}")
         out.append((name, colour))
     return out

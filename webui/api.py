@@ -3,13 +3,12 @@ undo, corrections, new games, the journal, the box profile, the LED strip. The O
 :mod:`webui.openapi`, served at ``/api/openapi.json``.
 
 Writes (POST/PUT) take a JSON object (``Content-Type: application/json``; anything else gets 415,
-which also keeps other web sites from posting to the companion) and, when the server runs with
-``--lan``, the pairing token in the ``X-Pairing-Token`` header.
+which also keeps other web sites from posting to the companion). Who may read and write at all —
+the Host allow-list and pairing for anything but the host itself — is :mod:`webui.security`.
 """
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -53,21 +52,9 @@ def profiles() -> ProfileSupport:
 
 @bp.before_request
 def _guard() -> None:
+    """Writes take JSON only (pairing and the Host check are app-wide: :mod:`webui.security`)."""
     if request.method not in WRITE_METHODS:
         return
-    token = current_app.config.get("PAIRING_TOKEN")
-    if token:
-        given = request.headers.get("X-Pairing-Token", "")
-        auth = request.headers.get("Authorization", "")
-        if auth.startswith("Bearer "):
-            given = given or auth[7:]
-        if not hmac.compare_digest(given.strip().encode(), str(token).encode()):
-            raise ApiError(
-                401,
-                "unauthorized",
-                "this companion runs on the network: writes need the pairing token shown on the host's screen "
-                "(X-Pairing-Token header)",
-            )
     if not request.is_json:
         raise ApiError(415, "unsupported_media_type", "send a JSON object with Content-Type: application/json")
 

@@ -14,7 +14,7 @@ const store = {
 };
 const S = {
   view: null, lang: store.get("lang") || ((navigator.language || "en").startsWith("de") ? "de" : "en"),
-  token: store.get("token") || "", conn: null,
+  pairCode: null, started: false, conn: null,
   error: null, hist: null, histView: null, log: null, logFor: -1,
   page: "game", form: null, prof: null, leds: null,
   mod: null, // the mounted game module: {id, script, title, root, api (what mount returned), strings, listeners}
@@ -44,7 +44,6 @@ const undoText = (u) => (u.reason ? t("u_" + u.reason) : u.message);
 async function api(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
-  if (S.token) opts.headers["X-Pairing-Token"] = S.token;
   let resp;
   try { resp = await fetch(path, opts); } catch (e) { return { ok: false, status: 0, data: { error: { type: "network", message: String(e) } } }; }
   let data = null;
@@ -65,17 +64,29 @@ function errText(data) {
 }
 
 // --- pairing ------------------------------------------------------------------------------------
+// A device other than the host pairs once with the code shown on the host's screen (typed, or the
+// QR code's ?pair=CODE): POST /api/pair sets a cookie that the page, its event stream and the camera
+// picture then carry. The code itself is never kept in the browser.
 (function pairFromUrl() {
   const u = new URL(location.href);
   const p = u.searchParams.get("pair");
-  if (p) { S.token = p; store.set("token", p); u.searchParams.delete("pair"); history.replaceState(null, "", u.pathname); }
+  if (p) { S.pairCode = p; u.searchParams.delete("pair"); history.replaceState(null, "", u.pathname + u.search); }
 })();
+localStorage.removeItem("companion-token"); localStorage.removeItem("tribes-token"); // kept by earlier versions
+async function pairWith(code) {
+  const r = await api("POST", "/api/pair", { code });
+  if (r.ok) { $("#pairbox").hidden = true; return true; }
+  if (r.status !== 401) showPairing(); // 401 opened it already
+  const err = $("#pairerr"); if (err) err.textContent = errText(r.data);
+  return false;
+}
 function showPairing() {
   const box = $("#pairbox");
+  if (!box.hidden && $("#tokin")) return;
   box.hidden = false;
-  box.innerHTML = `${h(t("pairing"))}<div class="form-row"><input id="tokin" placeholder="${h(t("token"))}" value="${h(S.token)}">
-    <button class="act" id="tokok">${h(t("ok"))}</button></div>`;
-  $("#tokok").onclick = () => { S.token = $("#tokin").value.trim(); store.set("token", S.token); box.hidden = true; };
+  box.innerHTML = `${h(t("pairing"))}<div class="form-row"><input id="tokin" data-testid="pair-code" placeholder="${h(t("token"))}" autocapitalize="characters" autocomplete="off" spellcheck="false">
+    <button class="act" id="tokok" data-testid="pair-ok">${h(t("ok"))}</button></div><div class="reason" id="pairerr" data-testid="pair-error"></div>`;
+  $("#tokok").onclick = async () => { if (await pairWith($("#tokin").value.trim())) start(); };
 }
 
 // --- widgets: elements the shell keeps up to date wherever the game module puts them ------------
@@ -598,7 +609,6 @@ const shell = Object.freeze({
   get view() { return S.view; }, shown, get hist() { return S.hist; }, get live() { return S.hist === null; },
   players, pcol, get leds() { return S.leds; }, get error() { return S.error; }, setError,
   get root() { return S.mod ? S.mod.root : null; },
-  get token() { return S.token; },
   // the server
   api, submitMove, afterWrite, message, errText, clause, undoText,
   // the page
@@ -618,11 +628,17 @@ window.companion = shell; // for camera.js and for debugging in the browser cons
 
 // --- start ----------------------------------------------------------------------------------------
 async function start() {
+  if (S.started) return;
   render();
+  if (S.pairCode) { const code = S.pairCode; S.pairCode = null; if (!(await pairWith(code))) return; }
+  const r = await api("GET", "/api/state");
+  if (!r.ok) { if (r.status !== 401) message(errText(r.data)); return; } // 401: the pairing box is open
+  if (S.started) return;
+  S.started = true;
   const l = await api("GET", "/api/leds");
   if (l.ok) S.leds = l.data;
-  const r = await api("GET", "/api/state");
-  if (r.ok) await onView(r.data);
+  await onView(r.data);
   connect();
+  document.dispatchEvent(new CustomEvent("companion:started"));
 }
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
