@@ -9,6 +9,10 @@ the Host allow-list and pairing for anything but the host itself — is :mod:`we
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -16,7 +20,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from datafile import DataFileError, parse_json
 from games.api import GamePlugin, PageModule, ProfileSupport
 from games.players import check_players
-from session.runtime import REST_MODES, GameRuntime
+from session.runtime import REST_MODES, GameRuntime, Snapshot
 from webui.errors import ApiError, bad_request
 from webui.leds import leds_view
 from webui.openapi import openapi_spec
@@ -164,8 +168,52 @@ def get_chance() -> Response:
 
 @bp.get("/log")
 def get_log() -> Response:
-    """The move log, who made each move, VP totals after each move, and the journal entries."""
-    return jsonify(log_view(runtime().snapshot()))
+    """The move log, who made each move, VP totals after each move, and the journal entries; with
+    ``?since=<state id>`` only what came after that state when only moves came since
+    (:func:`webui.views.log_view`). Every page asks the same after a move, so the answer is made once
+    (:class:`LogCache`); it has an ``ETag`` (``If-None-Match`` gets 304)."""
+    since = _query_int("since", -1, 0, 10**15) if request.args.get("since") is not None else None
+    snap = runtime().snapshot()
+    tag = f'"log-{snap.state_id}-{since if since is not None else "all"}"'
+    if tag in request.if_none_match:
+        resp = Response(status=304)
+        resp.headers["ETag"] = tag
+        return resp
+    cache: LogCache = current_app.extensions["companion"].setdefault("log_cache", LogCache())
+    data = cache.get(snap.state_id, since, lambda: _log_bytes(snap, since))
+    resp = Response(data, mimetype="application/json")
+    resp.headers["ETag"] = tag
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+def _log_bytes(snap: Snapshot, since: int | None) -> bytes:
+    return json.dumps(log_view(snap, since), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+class LogCache:
+    """The last few answers of ``GET /api/log``, by state id and ``since`` (a new state makes them
+    stale: they are keyed by the state id they were made at)."""
+
+    def __init__(self, size: int = 8) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._items: OrderedDict[tuple[int, int | None], bytes] = OrderedDict()
+
+    def get(self, state_id: int, since: int | None, make: Callable[[], bytes]) -> bytes:
+        """The answer at ``state_id`` for ``since``, made by ``make`` when not cached."""
+        key = (state_id, since)
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                return hit
+        data = make()
+        with self._lock:
+            self._items[key] = data
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return data
 
 
 @bp.get("/positions/<int:n>")

@@ -117,14 +117,29 @@ function placeWidgets(root) {
 }
 
 // --- live data ----------------------------------------------------------------------------------
+// The log is fetched incrementally: with the state id of the log the page has, the server sends only
+// the moves since (or the whole log after an undo, a correction or another game: since is null then).
+let logLoading = null, logAgain = false; // one fetch at a time; a change meanwhile fetches once more
 async function loadLog() {
+  if (logLoading) { logAgain = true; return logLoading; }
+  logLoading = (async () => { do { logAgain = false; await loadLogOnce(); } while (logAgain); })();
+  try { await logLoading; } finally { logLoading = null; }
+}
+async function loadLogOnce() {
   if (!S.view || !S.view.has_game || S.logFor === S.view.state_id) return;
   const want = S.view.state_id;
-  const r = await api("GET", "/api/log");
-  if (r.ok && r.data.state_id >= want && S.view.has_game) {
-    S.log = r.data; S.logFor = r.data.state_id;
-    renderLog(); renderChart(); renderHistory();
-  }
+  const have = S.log ? S.logFor : -1;
+  const r = await api("GET", have >= 0 ? `/api/log?since=${have}` : "/api/log");
+  if (!r.ok || r.data.state_id < want || !S.view.has_game) return;
+  if (S.logFor >= r.data.state_id) return; // a newer answer came first
+  const d = r.data;
+  if (d.since === null || d.since === undefined) S.log = d;
+  else if (S.log && S.logFor === d.since) {
+    S.log = { state_id: d.state_id, players: d.players, moves: S.log.moves.slice(0, d.from).concat(d.moves),
+      totals: S.log.totals.slice(0, d.from + 1).concat(d.totals), entries: S.log.entries.concat(d.entries) };
+  } else { S.log = null; S.logFor = -1; return loadLogOnce(); } // the page's log changed meanwhile: fetch it whole
+  S.logFor = d.state_id;
+  renderLog(); renderChart(); renderHistory();
 }
 async function onView(v) {
   if (S.view && v.state_id < S.view.state_id) return; // an older view arriving late
