@@ -174,15 +174,15 @@ def get_log() -> Response:
     (:class:`LogCache`); it has an ``ETag`` (``If-None-Match`` gets 304)."""
     since = _query_int("since", -1, 0, 10**15) if request.args.get("since") is not None else None
     snap = runtime().snapshot()
-    tag = f'"log-{snap.state_id}-{since if since is not None else "all"}"'
-    if tag in request.if_none_match:
+    tag = f"log-{snap.state_id}-{since if since is not None else 'all'}"
+    if request.if_none_match.contains(tag):
         resp = Response(status=304)
-        resp.headers["ETag"] = tag
+        resp.set_etag(tag)
         return resp
     cache: LogCache = current_app.extensions["companion"].setdefault("log_cache", LogCache())
     data = cache.get(snap.state_id, since, lambda: _log_bytes(snap, since))
     resp = Response(data, mimetype="application/json")
-    resp.headers["ETag"] = tag
+    resp.set_etag(tag)
     resp.headers["Cache-Control"] = "no-cache"
     return resp
 
