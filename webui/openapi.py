@@ -332,8 +332,22 @@ def openapi_spec() -> dict[str, Any]:
         "/api/log": {
             "get": {
                 "operationId": "getLog",
-                "summary": "The move log with the mover of each move, VP totals after each move, journal entries",
-                "responses": {"200": _json(obj, "the log"), **_errors(*_READ_ERRORS)},
+                "summary": "The move log with the mover of each move, VP totals after each move, journal entries; "
+                "with since=<state id> only what came after it (since and from set) when only moves came since",
+                "parameters": [
+                    {
+                        "name": "since",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0},
+                        "description": "the state id of the log the client has",
+                    }
+                ],
+                "responses": {
+                    "200": _json(obj, "the log (or what came since)"),
+                    "304": {"description": "not modified (If-None-Match)"},
+                    **_errors(*_READ_ERRORS),
+                },
             }
         },
         "/api/positions/{n}": {

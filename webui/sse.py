@@ -34,8 +34,9 @@ from webui.views import live_view
 bp = Blueprint("events", __name__, url_prefix="/api")
 
 QUEUE_SIZE = 16
-MAX_STREAMS = 48
-"""Live streams open at once by default (each holds a server thread: :data:`webui.server.THREADS`)."""
+MAX_STREAMS = 80
+"""Live streams open at once by default (each holds a server thread: :data:`webui.server.THREADS`):
+thirty pages on phones and tablets with room to spare (a page holds one, two in camera mode)."""
 LEDS_CHANGED = "\x00leds"
 """Queue item: the LED strip changed (the stream fetches the newest view when it gets there)."""
 
