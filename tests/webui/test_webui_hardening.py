@@ -482,7 +482,10 @@ def test_serve_on_all_interfaces_without_lan_warns_and_still_needs_pairing(tmp_p
     assert len(warning) == 1 and "--host 0.0.0.0 without --lan" in warning[0] and "pairing code" in warning[0]
 
 
-@pytest.mark.parametrize("damage", ["profile_not_utf8", "profile_deep", "journal_fifo", "journal_folder"])
+@pytest.mark.parametrize(
+    "damage",
+    ["profile_not_utf8", "profile_deep", "journal_fifo", "journal_folder", "journal_deep_line", "journal_not_utf8"],
+)
 def test_serve_with_a_damaged_data_folder_is_one_line_and_exit_2(tmp_path, capsys, damage):
     import os
 
@@ -496,8 +499,14 @@ def test_serve_with_a_damaged_data_folder_is_one_line_and_exit_2(tmp_path, capsy
         (data / "profile.json").write_bytes(b"[" * 5000 + b"]" * 5000)
     elif damage == "journal_fifo":
         os.mkfifo(data / "games" / "game-000001.jsonl")
-    else:
+    elif damage == "journal_folder":
         (data / "games" / "game-000001.jsonl").mkdir()
+    else:
+        header = json.dumps(
+            {"format": "tribes-live-journal", "version": 1, "game": "toy", "base_state_id": 1, "settings": {}}
+        ).encode()
+        bad = b"[" * 3000 + b"]" * 3000 if damage == "journal_deep_line" else b'{"op": "\xff"}'
+        (data / "games" / "game-000001.jsonl").write_bytes(header + b"\n" + bad + b"\n" + b'{"op":"move"}\n')
     code = main(["serve", "--port", "0", "--data", str(data)])
     out, err_ = capsys.readouterr()
     assert code == 2 and err_.count("\n") == 1 and "Traceback" not in err_ and "listening" not in out
