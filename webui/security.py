@@ -78,21 +78,21 @@ def normalize_code(code: str) -> str:
     return "".join(c for c in code.upper() if c.isalnum())
 
 
-def is_loopback(addr: str | None) -> bool:
-    """Whether ``addr`` (a client address) is this computer itself."""
-    if not addr:
-        return False
-    try:
-        return ipaddress.ip_address(addr.split("%")[0]).is_loopback
-    except ValueError:
-        return False
-
-
 def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An address (an IPv4 address mapped into IPv6, ``::ffff:127.0.0.1``, as the IPv4 one)."""
     try:
-        return ipaddress.ip_address(text.split("%")[0])
+        ip = ipaddress.ip_address(text.split("%")[0])
     except ValueError:
         return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def is_loopback(addr: str | None) -> bool:
+    """Whether ``addr`` (a client address) is this computer itself."""
+    ip = _ip(addr) if addr else None
+    return ip is not None and ip.is_loopback
 
 
 def host_name(host: str) -> str:

@@ -228,6 +228,13 @@ def test_wrong_codes_are_rate_limited_per_address_and_overall(lan_app):
     err(r, 429, "too_many_requests")
 
 
+def test_loopback_is_only_this_computer():
+    for addr in ("127.0.0.1", "127.8.9.1", "::1", "::ffff:127.0.0.1"):
+        assert security.is_loopback(addr), addr
+    for addr in ("192.0.2.7", "::ffff:192.0.2.7", "fd00::2", "0.0.0.0", "", None, "localhost", "garbage"):
+        assert not security.is_loopback(addr), addr
+
+
 def test_the_limiter_forgets_after_its_window():
     lim = security.FailureLimiter(per_client=2, overall=100, window=60)
     lim.failed("a", now=0.0)
