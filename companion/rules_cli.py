@@ -28,10 +28,9 @@ from typing import Any
 
 from datafile import DataFileError, read_json, write_json
 from games.api import GamePlugin
-from games.errors import GameError
+from games.errors import FieldError, GameError
+from games.players import players_from_options
 from games.record import Record, open_record, record_from_data, simulate
-
-MAX_NAME = 30
 
 
 class CliError(GameError):
@@ -112,18 +111,14 @@ def _profile(game: GamePlugin, path: str | None) -> Any:
 
 
 def _players(game: GamePlugin, names_text: str, colours_text: str | None) -> list[tuple[str, str]]:
-    names = [n.strip() for n in names_text.split(",") if n.strip()]
-    colours = [c.strip() for c in colours_text.split(",")] if colours_text else []
-    if colours and len(colours) != len(names):
-        raise CliError(f"--colours lists {len(colours)} colours for {len(names)} players")
+    try:
+        players = players_from_options(names_text, colours_text, game.info.colours)
+    except FieldError as exc:
+        raise CliError(str(exc)) from None
     lo, hi = game.info.min_players, game.info.max_players
-    if not lo <= len(names) <= hi:
-        raise CliError(f"--players: {game.info.title} is played by {lo} to {hi} players, got {len(names)}")
-    for n in names:
-        if len(n) > MAX_NAME or not n.isprintable():
-            raise CliError(f"--players: {n[:40]!r} is not a name of 1 to {MAX_NAME} printable characters")
-    default = game.info.colours
-    return [(n, colours[i] if colours else default[i % len(default)]) for i, n in enumerate(names)]
+    if not lo <= len(players) <= hi:
+        raise CliError(f"--players: {game.info.title} is played by {lo} to {hi} players, got {len(players)}")
+    return players
 
 
 def _open(game: GamePlugin, path: str, upto: int | None = None) -> Record:

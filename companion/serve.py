@@ -1,17 +1,25 @@
 """``table-companion serve``: the web companion on this computer (default 127.0.0.1), on the local
-network with a pairing token (``--lan``), or with simulated players (``--demo``); with an LED strip
+network (``--lan``: phones and tablets pair with the code shown here), or with simulated players
+(``--demo``); with an LED strip
 along the action row (``--leds PORT`` and the LED settings of the ``leds`` commands as ``--leds-…``;
 ``--demo`` and ``--camera sim`` show a virtual strip on the page unless told otherwise; camera mode
 uses the same strip as the rest of the page).
 
-User mistakes (an unreadable journal or box profile, a port in use, a bad LED setting) print one line
-on stderr and exit with status 2. An LED controller that is not plugged in is not a mistake: the
+The server is Waitress (:mod:`webui.server`); one data folder has one server (a second one on the
+same folder refuses to start, naming the other's pid: :mod:`session.lock`). Anything but this
+computer needs the pairing code to see or play the game, whatever the bind address; ``--host
+0.0.0.0`` without ``--lan`` warns about that (docs/security.md).
+
+User mistakes (an unreadable journal or box profile, a data folder in use, a port in use, a bad LED
+setting, a camera source that cannot be used) print one line on stderr and exit with status 2 before
+"listening on …" is printed. An LED controller that is not plugged in is not a mistake: the
 server starts, prints a warning, the page shows the strip as absent and it connects when it appears.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -38,7 +46,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--host", default=None, help="address to bind (default 127.0.0.1; with --lan 0.0.0.0)")
     p.add_argument("--port", type=int, default=8321, help="port (default 8321; 0 picks a free one)")
     p.add_argument(
-        "--lan", action="store_true", help="serve the local network; writes then need the pairing token shown here"
+        "--lan",
+        action="store_true",
+        help="serve the local network: phones and tablets pair with the code (and QR code) shown here",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        help="a name this computer is reached by besides its addresses and host name (e.g. a DNS name); repeatable",
     )
     p.add_argument("--data", help=f"folder for game journals and the box profile (default {default_data_dir()})")
     p.add_argument(
@@ -101,13 +117,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
             leds.close()  # a serial strip goes dark
 
 
+def _is_loopback_host(host: str) -> bool:
+    from webui.security import is_loopback
+
+    return host.lower() == "localhost" or is_loopback(host)
+
+
 def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -> int:
     from datafile import DataFileError
     from session.journal import JournalFileError
-    from session.runtime import GameRuntime
+    from session.runtime import FolderBusyError, GameRuntime
     from webui.app import create_app
     from webui.demo import DemoPlayer
-    from webui.pairing import lan_addresses, new_token, pairing_url, qr_text
+    from webui.pairing import host_names, lan_addresses, new_token, pairing_url, qr_text
     from webui.server import LiveServer
 
     tmp = None
@@ -120,66 +142,87 @@ def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -
         data = default_data_dir()
     try:
         runtime = GameRuntime(data, fsync=not args.no_fsync, game=getattr(args, "game_id", None))
+    except FolderBusyError as exc:
+        return _fail(exc.message)
     except (JournalFileError, DataFileError) as exc:
-        return _fail(f"{exc} (move the file away to start afresh)")
+        return _fail(f"{' '.join(str(exc).split())} (move the file away to start afresh)")
     except OSError as exc:
         return _fail(f"cannot use the data folder {data}: {exc.strerror or exc}")
-    for w in [*runtime.warnings, *notes]:
-        print(f"warning: {w}", file=sys.stderr)
-    if leds is not None:
-        leds.attach(runtime)
-    host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
-    token = new_token() if args.lan else None
-    config = {"PAIRING_TOKEN": token, "SSE_HEARTBEAT": args.heartbeat}
-    app = create_app(runtime, config, leds=leds)
-    try:
-        server = LiveServer(app, host, args.port)
-    except OSError as exc:
-        return _fail(f"cannot listen on {host}:{args.port}: {exc.strerror or exc}")
-    urls = [f"http://{a}:{server.port}/" for a in lan_addresses()] if args.lan else []
-    app.config["PAIRING_URLS"] = urls
-    print(f"listening on http://{'127.0.0.1' if host == '0.0.0.0' else host}:{server.port}/", flush=True)
-    print(f"games are kept in {data}", flush=True)
-    if leds is not None:
-        where = "shown on the page" if leds.config.port == "virtual" else "its state on the page and at /api/leds"
-        print(f"LED strip: {leds.config.port}, {leds.strip.led_count} LEDs ({where})", flush=True)
-    if token:
-        target = urls[0] if urls else f"http://<this computer>:{server.port}/"
-        print(f"on the network: {', '.join(urls) or 'this computer’s address'}")
-        print(f"pairing token: {token}   (writes without it get 401)")
-        print(f"pairing screen on this computer: http://127.0.0.1:{server.port}/pair")
-        print(qr_text(pairing_url(target, token)), flush=True)
-
-    def _terminate(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt  # SIGTERM stops the server like Ctrl+C
-
-    signal.signal(signal.SIGTERM, _terminate)
+    server = None
     stop_camera = None
-    if args.camera:
-        from companion.play import CameraStartError, start_camera
-
-        try:
-            stop_camera = start_camera(args, runtime, app)
-        except CameraStartError as exc:
-            server.server.server_close()
-            return _fail(str(exc))
     demo = None
-    if args.demo:
-        demo = DemoPlayer(runtime, players=args.players, pace=args.pace, seed=args.seed, policy=args.policy)
-        demo.start()
-        print(f"demo: {args.players} simulated players, one input every {args.pace:g} s", flush=True)
+    app = None
     try:
-        server.server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+        host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
+        network = not _is_loopback_host(host)
+        if network and not args.lan:
+            notes.append(
+                f"--host {host} without --lan: the network can reach this server; phones and tablets "
+                "need the pairing code printed below (anything but this computer gets 401 without it)"
+            )
+        for w in [*runtime.warnings, *notes]:
+            print(f"warning: {w}", file=sys.stderr)
+        if leds is not None:
+            leds.attach(runtime)
+        token = new_token()
+        allowed = [*host_names(), *(args.allow_host or [])] if network else list(args.allow_host or [])
+        config = {
+            "PAIRING_TOKEN": token,
+            "SSE_HEARTBEAT": args.heartbeat,
+            "SERVE_NETWORK": network,
+            "ALLOWED_HOSTS": allowed,
+        }
+        app = create_app(runtime, config, leds=leds)
+        try:
+            server = LiveServer(app, host, args.port)
+        except OSError as exc:
+            return _fail(f"cannot listen on {host}:{args.port}: {exc.strerror or exc}")
+        if host in ("0.0.0.0", "::", ""):
+            addresses = lan_addresses()
+        else:
+            addresses = [] if not network else [host]
+        urls = [f"http://{a}:{server.port}/" for a in addresses]
+        app.config["PAIRING_URLS"] = urls
+        if args.camera:  # a bad source is one line before anything says the server is up
+            from companion.play import CameraStartError, start_camera
+
+            try:
+                stop_camera = start_camera(args, runtime, app)
+            except CameraStartError as exc:
+                return _fail(str(exc))
+        shown_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        print(f"listening on http://{shown_host}:{server.port}/", flush=True)
+        print(f"games are kept in {data}", flush=True)
+        if leds is not None:
+            where = "shown on the page" if leds.config.port == "virtual" else "its state on the page and at /api/leds"
+            print(f"LED strip: {leds.config.port}, {leds.strip.led_count} LEDs ({where})", flush=True)
+        if network:
+            target = urls[0] if urls else f"http://<this computer>:{server.port}/"
+            print(f"on the network: {', '.join(urls) or 'this computer’s address'}")
+            print(f"pairing code: {token}   (any device but this computer needs it to see or play the game)")
+            print(f"pairing screen on this computer: http://127.0.0.1:{server.port}/pair")
+            print(qr_text(pairing_url(target, token)), flush=True)
+
+        def _terminate(signum: int, frame: object) -> None:
+            raise KeyboardInterrupt  # SIGTERM stops the server like Ctrl+C
+
+        signal.signal(signal.SIGTERM, _terminate)
+        if args.demo:
+            demo = DemoPlayer(runtime, players=args.players, pace=args.pace, seed=args.seed, policy=args.policy)
+            demo.start()
+            print(f"demo: {args.players} simulated players, one input every {args.pace:g} s", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            server.serve_forever()
+        return 0
     finally:
         if stop_camera:
             stop_camera()
         if demo:
             demo.stop()
-        app.extensions["companion"]["hub"].close()
-        server.server.server_close()
+        if server is not None:
+            server.stop()
+        elif app is not None:
+            app.extensions["companion"]["hub"].close()
         runtime.close()
         if tmp:
             tmp.cleanup()
-    return 0

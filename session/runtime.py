@@ -39,6 +39,7 @@ import games
 from datafile import DataFileError
 from games.api import BoxData, GamePlugin, State
 from games.errors import IllegalMoveError, InvalidMoveError
+from games.players import check_players
 from games.record import Record
 from session.journal import (
     LIVE_FORMAT,
@@ -51,6 +52,7 @@ from session.journal import (
     read_journal,
     write_atomic,
 )
+from session.lock import FolderBusyError, FolderLock
 
 log = logging.getLogger(__name__)
 
@@ -192,6 +194,7 @@ class GameRuntime:
         resume: bool = True,
         profile: BoxData | None = None,
         game: GamePlugin | str | None = None,
+        lock: bool = True,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.games_dir = self.data_dir / "games"
@@ -206,6 +209,14 @@ class GameRuntime:
         self._plugin = games.get(game) if isinstance(game, str) else game or games.get(games.DEFAULT)
         self._profiles: dict[str, BoxData | None] = {}
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock_file = FolderLock(self.data_dir).acquire() if lock else None
+        try:
+            self._open(profile, resume)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, profile: BoxData | None, resume: bool) -> None:
         if profile is not None:
             self._profiles[self._plugin.info.id] = profile
         else:
@@ -362,7 +373,8 @@ class GameRuntime:
         outcome as laid on the table; else the game waits for it). ``profile`` defaults to the
         saved box profile of that game.
 
-        Raises ValueError (bad players), a ``DataFileError`` (a bad position),
+        Raises ValueError (bad players), a ``DataFileError`` (a bad position), ``FieldError`` (a
+        position whose player names or colours the API would refuse),
         ``IllegalMoveError`` (a setup that breaks the rules) or :class:`StaleStateError`.
         """
         plugin = games.get(game) if isinstance(game, str) else game or self._plugin
@@ -372,6 +384,9 @@ class GameRuntime:
             self._check_stale(state_id)
             if position is not None:
                 record = Record.from_position(plugin, rules.state_from_json(position, "position", prof))
+                # names and colours as the API takes them (a position is not a way round the limits)
+                seats = [(s.name, s.colour) for s in rules.seats(record.state)]
+                check_players(seats, "position.players", distinct=False)
             else:
                 if not players:
                     raise ValueError(
@@ -490,10 +505,12 @@ class GameRuntime:
         return prof
 
     def close(self) -> None:
-        """Close the journal file."""
+        """Close the journal file and let go of the data folder."""
         with self._lock:
             if self._journal:
                 self._journal.close()
+            if self._lock_file is not None:
+                self._lock_file.release()
 
     # --- internals -------------------------------------------------------------------------------
     def _require_game(self) -> Record:
@@ -596,6 +613,7 @@ __all__ = [
     "REST_MODES",
     "Change",
     "CorrectionConflict",
+    "FolderBusyError",
     "GameMismatch",
     "GameRuntime",
     "NoGameError",

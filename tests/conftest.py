@@ -40,6 +40,18 @@ def browser():
         b.close()
 
 
+def wait_until(page, expression: str, timeout: float = 10.0) -> None:
+    """Poll ``expression`` in ``page`` until it is truthy (Playwright's ``wait_for_function`` compiles its
+    predicate with ``eval``, which the page's Content-Security-Policy forbids)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > end:
+            raise AssertionError(f"not true within {timeout} s: {expression}")
+        time.sleep(0.05)
+
+
 PLAYERS = [("Ann", "red"), ("Bob", "blue"), ("Cid", "yellow")]
 
 

@@ -13,3 +13,7 @@ neighbour classification against enrolled examples), ``assign`` (an assignment s
 synthetic table (renderer) in ``sim/`` and ``games/<id>/sim/``. Nothing heavy is imported here. See
 docs/camera.md and docs/architecture.md.
 """
+
+import os as _os
+
+_os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", "64000000")  # before OpenCV loads: vision.images.MAX_PIXELS

@@ -54,3 +54,7 @@ class FrameError(VisionError):
 
 class SourceError(VisionError):
     """A frame source that cannot be opened (no such camera, file or folder, bad URL)."""
+
+
+class ImageTooLargeError(FrameError):
+    """A picture over the pixel cap (:data:`vision.images.MAX_PIXELS`): refused before it is decoded."""

@@ -23,6 +23,7 @@ here raises from the thread: errors become states.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -33,7 +34,11 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from vision.errors import SourceError
+from vision.errors import ImageTooLargeError, SourceError
+from vision.images import check_pixels, read_image, refusal, too_large
+
+log = logging.getLogger(__name__)
+_WARNED: set[str] = set()  # pictures refused for their size, each said once
 
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 VIDEO_TYPES = (".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mpg", ".mpeg")
@@ -84,8 +89,13 @@ class OpenCVSource:
         if not cap.isOpened():
             cap.release()
             raise SourceError(f"{self.name}: cannot be opened")
-        self.cap = cap
         self.applied = self._apply(cap) if self.live else {}
+        size = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+        why = too_large(*size)
+        if why:
+            cap.release()
+            raise SourceError(f"{self.name}: its frames are {why}")
+        self.cap = cap
 
     def _apply(self, cap: cv2.VideoCapture) -> dict[str, Any]:
         s = self.settings
@@ -118,7 +128,12 @@ class OpenCVSource:
         if self.cap is None:
             return None
         ok, frame = self.cap.read()
-        return frame if ok and frame is not None and frame.size else None
+        if not ok or frame is None or not frame.size:
+            return None
+        why = check_pixels(frame, f"{self.name}: a frame")
+        if why:  # a stream that changed its size on the way
+            raise SourceError(why)
+        return frame
 
     def close(self) -> None:
         """Release the device."""
@@ -128,7 +143,8 @@ class OpenCVSource:
 
 
 class FolderSource:
-    """The images of a folder, in name order (unreadable files are skipped)."""
+    """The images of a folder, in name order (unreadable files are skipped; a picture over the pixel
+    cap, :data:`vision.images.MAX_PIXELS`, is skipped with one warning line saying so)."""
 
     def __init__(self, folder: str | Path, loop: bool = False) -> None:
         self.folder = Path(folder)
@@ -138,13 +154,29 @@ class FolderSource:
         self.files: list[Path] = []
         self.index = 0
         self.current: Path | None = None
+        self.refused: list[str] = []
 
     def open(self) -> None:
         """List the images (SourceError when the folder is missing or holds none)."""
         if not self.folder.is_dir():
             raise SourceError(f"{self.folder}: no such folder")
-        self.files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_TYPES)
+        files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_TYPES and p.is_file())
+        self.refused = []
+        keep = []
+        for p in files:
+            why = refusal(p)
+            if why:
+                self.refused.append(why)
+            else:
+                keep.append(p)
+        self.files = keep
+        for why in self.refused if keep else ():  # with nothing left the error below says it
+            if why not in _WARNED:
+                _WARNED.add(why)
+                log.warning("skipped %s", why)
         if not self.files:
+            if self.refused:
+                raise SourceError(f"{self.folder}: holds no image that may be read: {self.refused[0]}")
             raise SourceError(f"{self.folder}: holds no images ({', '.join(IMAGE_TYPES)})")
         self.index = 0
 
@@ -157,7 +189,11 @@ class FolderSource:
                 self.index = 0
             p = self.files[self.index]
             self.index += 1
-            img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            try:
+                img = read_image(p)
+            except ImageTooLargeError as exc:  # grown since open()
+                log.warning("skipped %s", exc)
+                continue
             if img is not None:
                 self.current = p
                 return img

@@ -3,21 +3,24 @@ undo, corrections, new games, the journal, the box profile, the LED strip. The O
 :mod:`webui.openapi`, served at ``/api/openapi.json``.
 
 Writes (POST/PUT) take a JSON object (``Content-Type: application/json``; anything else gets 415,
-which also keeps other web sites from posting to the companion) and, when the server runs with
-``--lan``, the pairing token in the ``X-Pairing-Token`` header.
+which also keeps other web sites from posting to the companion). Who may read and write at all —
+the Host allow-list and pairing for anything but the host itself — is :mod:`webui.security`.
 """
 
 from __future__ import annotations
 
-import hmac
-import re
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from datafile import DataFileError, parse_json
 from games.api import GamePlugin, PageModule, ProfileSupport
-from session.runtime import REST_MODES, GameRuntime
+from games.players import check_players
+from session.runtime import REST_MODES, GameRuntime, Snapshot
 from webui.errors import ApiError, bad_request
 from webui.leds import leds_view
 from webui.openapi import openapi_spec
@@ -26,8 +29,6 @@ from webui.views import live_view, log_view, page_of, position_view
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-COLOUR_RE = re.compile(r"^(#[0-9a-fA-F]{6}|[a-z]{3,16})$")
-MAX_NAME = 30
 
 
 def runtime() -> GameRuntime:
@@ -55,21 +56,9 @@ def profiles() -> ProfileSupport:
 
 @bp.before_request
 def _guard() -> None:
+    """Writes take JSON only (pairing and the Host check are app-wide: :mod:`webui.security`)."""
     if request.method not in WRITE_METHODS:
         return
-    token = current_app.config.get("PAIRING_TOKEN")
-    if token:
-        given = request.headers.get("X-Pairing-Token", "")
-        auth = request.headers.get("Authorization", "")
-        if auth.startswith("Bearer "):
-            given = given or auth[7:]
-        if not hmac.compare_digest(given.strip().encode(), str(token).encode()):
-            raise ApiError(
-                401,
-                "unauthorized",
-                "this companion runs on the network: writes need the pairing token shown on the host's screen "
-                "(X-Pairing-Token header)",
-            )
     if not request.is_json:
         raise ApiError(415, "unsupported_media_type", "send a JSON object with Content-Type: application/json")
 
@@ -179,8 +168,52 @@ def get_chance() -> Response:
 
 @bp.get("/log")
 def get_log() -> Response:
-    """The move log, who made each move, VP totals after each move, and the journal entries."""
-    return jsonify(log_view(runtime().snapshot()))
+    """The move log, who made each move, VP totals after each move, and the journal entries; with
+    ``?since=<state id>`` only what came after that state when only moves came since
+    (:func:`webui.views.log_view`). Every page asks the same after a move, so the answer is made once
+    (:class:`LogCache`); it has an ``ETag`` (``If-None-Match`` gets 304)."""
+    since = _query_int("since", -1, 0, 10**15) if request.args.get("since") is not None else None
+    snap = runtime().snapshot()
+    tag = f"log-{snap.state_id}-{since if since is not None else 'all'}"
+    if request.if_none_match.contains(tag):
+        resp = Response(status=304)
+        resp.set_etag(tag)
+        return resp
+    cache: LogCache = current_app.extensions["companion"].setdefault("log_cache", LogCache())
+    data = cache.get(snap.state_id, since, lambda: _log_bytes(snap, since))
+    resp = Response(data, mimetype="application/json")
+    resp.set_etag(tag)
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+def _log_bytes(snap: Snapshot, since: int | None) -> bytes:
+    return json.dumps(log_view(snap, since), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+class LogCache:
+    """The last few answers of ``GET /api/log``, by state id and ``since`` (a new state makes them
+    stale: they are keyed by the state id they were made at)."""
+
+    def __init__(self, size: int = 8) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._items: OrderedDict[tuple[int, int | None], bytes] = OrderedDict()
+
+    def get(self, state_id: int, since: int | None, make: Callable[[], bytes]) -> bytes:
+        """The answer at ``state_id`` for ``since``, made by ``make`` when not cached."""
+        key = (state_id, since)
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                return hit
+        data = make()
+        with self._lock:
+            self._items[key] = data
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return data
 
 
 @bp.get("/positions/<int:n>")
@@ -269,27 +302,14 @@ def _players(data: dict[str, Any], plugin: GamePlugin) -> list[tuple[str, str]]:
     raw = data.get("players")
     if not isinstance(raw, list) or not lo <= len(raw) <= hi:
         raise bad_request("players", f"must list {lo} to {hi} players in seat order, the start player first")
-    out: list[tuple[str, str]] = []
+    pairs: list[tuple[object, object]] = []
     for i, p in enumerate(raw):
         f = f"players[{i}]"
         if not isinstance(p, dict):
             raise bad_request(f, 'must be {"name": …, "colour": …}')
         _unknown_nested(p, {"name", "colour"}, f)
-        name = p.get("name")
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-            raise bad_request(f"{f}.name", f"must be a name of 1 to {MAX_NAME} characters")
-        name = name.strip()
-        if any(not c.isprintable() for c in name):
-            raise bad_request(f"{f}.name", "must not contain control characters")
-        colour = p.get("colour", info.colours[i % len(info.colours)])
-        if not isinstance(colour, str) or not COLOUR_RE.match(colour):
-            raise bad_request(f"{f}.colour", "must be a colour name like 'red' or '#rrggbb'")
-        if any(name == q[0] for q in out):
-            raise bad_request(f"{f}.name", f"two players are called {name!r}")
-        if any(colour == q[1] for q in out):
-            raise bad_request(f"{f}.colour", f"two players have the colour {colour!r}")
-        out.append((name, colour))
-    return out
+        pairs.append((p.get("name"), p.get("colour", info.colours[i % len(info.colours)])))
+    return check_players(pairs)  # a FieldError is a 400 naming the field
 
 
 def _unknown_nested(data: dict[str, Any], allowed: set[str], field: str) -> None:

@@ -9,9 +9,13 @@ page), ``enrollment`` (the box learned at setup in camera mode; 404 until :func:
 Every error is typed JSON (:mod:`webui.errors`). The app never runs in debug mode.
 
 Config keys: ``DATA_DIR`` (where the runtime keeps journals, if no runtime is given),
-``PAIRING_TOKEN`` (set by ``serve --lan``: writes need it), ``PAIRING_URLS`` (addresses shown on the
-pairing screen), ``SSE_HEARTBEAT`` (seconds, default 15), ``SSE_RETRY_MS`` (default 2000),
-``MAX_CONTENT_LENGTH`` (default 2 MiB).
+``PAIRING_TOKEN`` (the pairing code: anything but the host itself needs it to read game data or
+write; without one only the host gets in), ``SERVE_NETWORK`` (the server listens beyond loopback:
+IP-address Host headers and ``ALLOWED_HOSTS`` are then accepted), ``ALLOWED_HOSTS`` (this computer's
+names besides ``localhost``), ``PAIRING_URLS`` (addresses shown on the pairing screen),
+``SSE_HEARTBEAT`` (seconds, default 15), ``SSE_RETRY_MS`` (default 2000), ``MAX_STREAMS`` (live
+streams held at once, default :data:`webui.sse.MAX_STREAMS`), ``MAX_CONTENT_LENGTH`` (default 2 MiB).
+See :mod:`webui.security` and docs/security.md.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 from flask import Flask
 
 from session.runtime import GameRuntime
-from webui import api, camera, pages, sse
+from webui import api, camera, pages, security, sse
 from webui.errors import register_error_handlers
 from webui.leds import LedSource
 
@@ -38,6 +42,8 @@ def create_app(
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         PAIRING_TOKEN=None,
         PAIRING_URLS=[],
+        SERVE_NETWORK=False,
+        ALLOWED_HOSTS=[],
         JSON_SORT_KEYS=False,
     )
     if config:
@@ -56,5 +62,6 @@ def create_app(
     app.register_blueprint(sse.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(camera.enrollment_bp)  # answers 404 until camera.attach()
+    security.install(app)  # the Host allow-list, pairing, the security headers
     register_error_handlers(app)
     return app

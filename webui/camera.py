@@ -42,7 +42,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify
 
 from webui.api import _guard, body
 from webui.errors import ApiError, bad_request
-from webui.sse import format_event, put_latest, sse_response
+from webui.sse import format_event, gated, put_latest, sse_response
 
 bp = Blueprint("camera", __name__)
 enrollment_bp = Blueprint("enrollment", __name__)
@@ -270,7 +270,7 @@ def mjpeg() -> Response:
             head = f"Content-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode()
             yield head + jpeg + f"\r\n--{BOUNDARY}\r\n".encode()
 
-    resp = Response(stream(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
+    resp = Response(gated(stream()), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
     resp.headers["Cache-Control"] = "no-cache"
     return resp
 
@@ -315,7 +315,12 @@ def tracker_events() -> Response:
         finally:
             feed.unlisten(q)
 
-    return sse_response(stream())
+    try:
+        body_ = gated(stream(), on_close=lambda: feed.unlisten(q))
+    except ApiError:
+        feed.unlisten(q)
+        raise
+    return sse_response(body_)
 
 
 @bp.post("/api/tracker/answer")

@@ -5,6 +5,8 @@ Types: ``bad_request`` (with ``field``), ``unauthorized``, ``forbidden``, ``not_
 ``method_not_allowed``, ``payload_too_large``, ``unsupported_media_type``, ``stale_state`` (with
 ``current_state_id``), ``illegal_move`` (with the rule ``clause``), ``undo_refused`` (with
 ``reason``), ``no_game``, ``enroll_failed`` (camera mode: the box could not be learned),
+``too_many_requests`` (429, with ``retry_after`` seconds and a ``Retry-After`` header: too many wrong
+pairing codes), ``busy`` (503, with ``retry_after``: every live stream the server holds is taken),
 ``storage_error`` and — for a bug, never expected — ``internal_error``.
 """
 
@@ -41,6 +43,8 @@ ERROR_TYPES: tuple[str, ...] = (
     "undo_refused",
     "no_game",
     "enroll_failed",
+    "too_many_requests",
+    "busy",
     "storage_error",
     "internal_error",
 )
@@ -53,6 +57,8 @@ _HTTP_TYPES = {
     405: "method_not_allowed",
     413: "payload_too_large",
     415: "unsupported_media_type",
+    429: "too_many_requests",
+    503: "busy",
 }
 
 
@@ -77,6 +83,8 @@ def error_response(status: int, type_: str, message: str, **extra: Any) -> Respo
     body = {"error": {"type": type_, "message": message, **extra}}
     resp = jsonify(body)
     resp.status_code = status
+    if "retry_after" in extra:
+        resp.headers["Retry-After"] = str(extra["retry_after"])
     return resp
 
 

@@ -139,15 +139,16 @@ def openapi_spec() -> dict[str, Any]:
         f"E{c}": _json(_ref("Error"), text)
         for c, text in (
             (400, "bad_request (names the field)"),
-            (401, "unauthorized: pairing token missing or wrong (--lan)"),
-            (403, "forbidden"),
+            (401, "unauthorized: not the host itself and not paired (pairing code or cookie missing or wrong)"),
+            (403, "forbidden: a Host header that does not name this server, a write from another site's page"),
             (404, "not_found"),
             (405, "method_not_allowed"),
             (409, "stale_state, no_game, undo_refused or enroll_failed"),
             (413, "payload_too_large"),
             (415, "unsupported_media_type"),
             (422, "illegal_move (with the rule clause)"),
-            (503, "storage_error"),
+            (429, "too_many_requests: too many wrong pairing codes (Retry-After)"),
+            (503, "storage_error, or busy: every live stream is taken (Retry-After)"),
         )
     }
     obj = {"type": "object"}
@@ -208,6 +209,11 @@ def openapi_spec() -> dict[str, Any]:
             "warnings": {"type": "array", "items": {"type": "string"}},
             "seq": {"type": "integer", "minimum": 0},
         },
+    }
+    pair = {
+        "type": "object",
+        "required": ["paired", "needed"],
+        "properties": {"paired": {"type": "boolean"}, "needed": {"type": "boolean"}},
     }
     paths: dict[str, Any] = {
         "/api/state": {
@@ -326,8 +332,22 @@ def openapi_spec() -> dict[str, Any]:
         "/api/log": {
             "get": {
                 "operationId": "getLog",
-                "summary": "The move log with the mover of each move, VP totals after each move, journal entries",
-                "responses": {"200": _json(obj, "the log"), **_errors(*_READ_ERRORS)},
+                "summary": "The move log with the mover of each move, VP totals after each move, journal entries; "
+                "with since=<state id> only what came after it (since and from set) when only moves came since",
+                "parameters": [
+                    {
+                        "name": "since",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0},
+                        "description": "the state id of the log the client has",
+                    }
+                ],
+                "responses": {
+                    "200": _json(obj, "the log (or what came since)"),
+                    "304": {"description": "not modified (If-None-Match)"},
+                    **_errors(*_READ_ERRORS),
+                },
             }
         },
         "/api/positions/{n}": {
@@ -437,13 +457,38 @@ def openapi_spec() -> dict[str, Any]:
             }
         },
     }
+    paths["/api/pair"] = {
+        "get": {
+            "operationId": "getPair",
+            "summary": "Whether this browser is paired (needed: false on the host itself)",
+            "responses": {"200": _json(pair, "paired, needed"), **_errors(405)},
+        },
+        "post": {
+            "operationId": "postPair",
+            "summary": "Pair this browser with the code shown on the host's screen (sets a cookie)",
+            "requestBody": _body(
+                {
+                    "type": "object",
+                    "required": ["code"],
+                    "properties": {"code": {"type": "string", "example": "K7QD-M2XP-4RTA-9WZB"}},
+                    "additionalProperties": False,
+                }
+            ),
+            "responses": {"200": _json(pair, "paired"), **_errors(400, 401, 405, 413, 415)},
+        },
+    }
+    for ops in paths.values():  # the Host check, pairing and its rate limit apply to every route
+        for op in ops.values():
+            op["responses"].update(_errors(401, 403, 429))
     return {
         "openapi": "3.0.3",
         "info": {
             "title": "Tribes companion",
             "version": "1",
             "description": "Live game state, legal moves and move entry for a game of Tribes: Dawn of Humanity "
-            "played on a real table. Writes take JSON; with --lan they need the X-Pairing-Token header.",
+            "played on a real table. Writes take JSON. Anything but the host itself must be paired: the "
+            "X-Pairing-Token header with the code shown on the host, or the cookie POST /api/pair sets "
+            "(docs/security.md).",
         },
         "paths": paths,
         "components": {

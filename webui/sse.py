@@ -4,7 +4,10 @@ Each event is ``event: state`` with ``id: <state id>`` and the whole live view a
 JSON as ``GET /api/state``), so a page never needs to replay missed events: on reconnect the browser
 sends ``Last-Event-ID`` and gets the current view at once if the game moved on meanwhile (nothing if
 it did not). A comment line is sent as a heartbeat every ``SSE_HEARTBEAT`` seconds (15 by default),
-which also lets the server notice a closed connection. Each stream holds one server thread.
+which also lets the server notice a closed connection. Each stream holds one server thread, so at
+most ``MAX_STREAMS`` (config, default :data:`MAX_STREAMS`) live streams — these events, the tracker's
+and the MJPEG camera picture together (:class:`StreamGate`) — are open at once; one more gets 503
+``busy`` with ``Retry-After`` (the browser's EventSource tries again by itself).
 
 With an LED strip (``create_app(leds=...)``) the same stream also carries ``event: leds`` (no ``id``,
 so ``Last-Event-ID`` stays the state id) with the strip's view as ``GET /api/leds`` gives it: once when
@@ -18,17 +21,22 @@ import contextlib
 import json
 import queue
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
 from session.runtime import Change, GameRuntime
+from webui.errors import ApiError
 from webui.leds import LedSource, leds_view
 from webui.views import live_view
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
 QUEUE_SIZE = 16
+MAX_STREAMS = 80
+"""Live streams open at once by default (each holds a server thread: :data:`webui.server.THREADS`):
+thirty pages on phones and tablets with room to spare (a page holds one, two in camera mode)."""
 LEDS_CHANGED = "\x00leds"
 """Queue item: the LED strip changed (the stream fetches the newest view when it gets there)."""
 
@@ -115,6 +123,77 @@ class Hub:
             self._unsubscribe_leds()
 
 
+class StreamGate:
+    """Counts the open live streams of an app and refuses one past ``limit``."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open = 0
+        self._lock = threading.Lock()
+
+    def enter(self) -> None:
+        """Take a place, or raise 503 ``busy``."""
+        with self._lock:
+            if self.open >= self.limit:
+                raise ApiError(
+                    503,
+                    "busy",
+                    f"the companion already serves {self.limit} live pages and pictures: close one, or try again",
+                    retry_after=5,
+                )
+            self.open += 1
+
+    def leave(self) -> None:
+        """Give a place back."""
+        with self._lock:
+            self.open = max(0, self.open - 1)
+
+
+class GatedStream(Iterator[Any]):
+    """A stream's body that holds a place of the gate until the server closes it (also when the
+    client went away before the first byte: a generator that never started would not notice)."""
+
+    def __init__(self, gate: StreamGate, inner: Iterator[Any], on_close: Callable[[], None] | None = None) -> None:
+        gate.enter()
+        self._gate: StreamGate | None = gate
+        self._inner = inner
+        self._on_close = on_close
+
+    def __iter__(self) -> GatedStream:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._inner)
+
+    def close(self) -> None:
+        """End the stream and give its place back (once)."""
+        try:
+            close = getattr(self._inner, "close", None)
+            if callable(close):
+                close()
+            if self._on_close is not None:
+                self._on_close()
+        finally:
+            if self._gate is not None:
+                self._gate.leave()
+                self._gate = None
+
+
+def gate() -> StreamGate:
+    """The app's stream gate (made on first use from ``MAX_STREAMS``)."""
+    ext = current_app.extensions["companion"]
+    g: StreamGate | None = ext.get("streams")
+    if g is None:
+        g = ext.setdefault("streams", StreamGate(int(current_app.config.get("MAX_STREAMS", MAX_STREAMS))))
+    return g
+
+
+def gated(stream: Iterator[Any], on_close: Callable[[], None] | None = None) -> GatedStream:
+    """``stream`` holding a place of the app's gate (503 ``busy`` when none is left); ``on_close``
+    runs when the server closes it."""
+    return GatedStream(gate(), stream, on_close)
+
+
 def put_latest(q: queue.Queue[str | None], item: str | None) -> None:
     """Put ``item`` on a bounded stream queue, dropping the oldest items when it is full (each message
     is complete, so a slow page only skips intermediate ones; ``None``, the end, always gets in)."""
@@ -163,7 +242,12 @@ def events() -> Response:
         finally:
             hub.unlisten(q)
 
-    return sse_response(stream())
+    try:
+        body = gated(stream(), on_close=lambda: hub.unlisten(q))
+    except ApiError:
+        hub.unlisten(q)
+        raise
+    return sse_response(body)
 
 
 def sse_response(stream: Iterator[str]) -> Response:

@@ -99,16 +99,42 @@ def position_view(snap: Snapshot, n: int) -> dict[str, Any]:
     return out
 
 
-def log_view(snap: Snapshot) -> dict[str, Any]:
+def log_view(snap: Snapshot, since: int | None = None) -> dict[str, Any]:
     """The move log with who moved, the total score of every player after each move (the score
-    chart), and the raw journal entries (including undos and corrections)."""
+    chart), and the raw journal entries (including undos and corrections).
+
+    With ``since`` (a state id the asking page already has the log of), only what came after it when
+    nothing but moves came since: ``since`` and ``from`` (the first move index sent) are set,
+    ``moves`` holds the movers from ``from`` on, ``totals`` the totals after each of those moves and
+    ``entries`` the new journal entries. Otherwise (an undo or a correction since, another game, an
+    unknown id) the whole log, with ``since`` null and ``from`` 0."""
     game = snap.game
     assert game is not None
-    totals = [[int(b["total"]) for b in game.rules.scores(s)] for s in snap.states]
+    start = _appended_since(snap, since)
+    n = len(snap.moves)
+    first = 0 if start is None else start
+    totals = [[int(b["total"]) for b in game.rules.scores(s)] for s in snap.states[first + (start is not None) :]]
+    base = snap.state_id - len(snap.entries)
+    entries = snap.entries if start is None else snap.entries[since - base :] if since is not None else ()
     return {
         "state_id": snap.state_id,
+        "since": None if start is None else since,
+        "from": first,
         "players": _players(game, snap.state),
-        "moves": [mover(snap, i) for i in range(len(snap.moves))],
+        "moves": [mover(snap, i) for i in range(first, n)],
         "totals": totals,
-        "entries": list(snap.entries),
+        "entries": list(entries),
     }
+
+
+def _appended_since(snap: Snapshot, since: int | None) -> int | None:
+    """How many moves the log had at state ``since`` if only moves were appended since (else None)."""
+    if since is None:
+        return None
+    base = snap.state_id - len(snap.entries)  # the state id the current game started at
+    if not base <= since <= snap.state_id:
+        return None
+    later = snap.entries[since - base :]
+    if any(e.get("op") != "move" for e in later):
+        return None
+    return len(snap.moves) - len(later)

@@ -12,13 +12,15 @@ import itertools
 import json
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+import datafile
 from datafile import read_json
+from games.errors import FieldError
+from games.players import players_from_options
 from games.tribes.rules.engine import describe_context
 from games.tribes.rules.errors import JournalError, RulesError
 from games.tribes.rules.game import Game, game_from_data, load_game, simulate
@@ -92,23 +94,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 # --- output helpers -------------------------------------------------------------------------------
-def write_json(data: Any, output: str) -> None:
-    """Write JSON to a file atomically (or to stdout for ``-``)."""
-    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+def write_json(data: Any, output: str, what: str = "the file") -> None:
+    """Write JSON to a file atomically, keeping an existing file's permissions (or to stdout for
+    ``-``); a folder that is missing or in the way is one :class:`datafile.DataFileError`."""
     if output == "-":
-        sys.stdout.write(text)
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
         return
-    target = Path(output)
-    fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    datafile.write_json(data, output, what)
 
 
 def _name(obj: Any) -> str:
@@ -155,14 +147,13 @@ def _tracks_provisional(state: State) -> bool:
 
 # --- commands -------------------------------------------------------------------------------------
 def cmd_new(args: argparse.Namespace) -> int:
-    names = [n.strip() for n in args.players.split(",") if n.strip()]
-    colours = [c.strip() for c in args.colours.split(",")] if args.colours else []
-    if colours and len(colours) != len(names):
-        raise RulesError(f"--colours lists {len(colours)} colours for {len(names)} players")
-    players: list[str | tuple[str, str]] = list(zip(names, colours, strict=True)) if colours else list(names)
+    try:
+        players = players_from_options(args.players, args.colours, ("red", "blue", "yellow", "black"))
+    except FieldError as exc:
+        raise RulesError(str(exc)) from None
     profile = load_profile(args.profile) if args.profile else None
     try:
-        game = Game.new(players, profile)
+        game = Game.new(list(players), profile)
     except ValueError as exc:
         raise RulesError(f"--players: {exc}") from None
     if args.seed is not None:
@@ -172,11 +163,13 @@ def cmd_new(args: argparse.Namespace) -> int:
 
         game.push(sample_setup(game.state, random.Random(args.seed)))
         game.settings["seed"] = args.seed
-    write_json(game.to_dict(), args.output)
+    write_json(game.to_dict(), args.output, "the journal")
     return 0
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
+    if args.moves < 0:
+        raise RulesError("--moves must be 0 or more")
     game = load_game(args.game)
     state = game.state
     info = describe(state)
@@ -247,7 +240,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     for text in args.moves:
         game.push(parse_move(text))
     is_position = isinstance(data, dict) and data.get("format") == POSITION_FORMAT
-    write_json(game.state.to_dict() if is_position else game.to_dict(), args.output)
+    write_json(game.state.to_dict() if is_position else game.to_dict(), args.output, "the game file")
     return 0
 
 
@@ -278,6 +271,8 @@ def vars_standing(s: Any) -> dict[str, Any]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.to is not None and args.to < 0:
+        raise RulesError("--to must be 0 or more")
     game = load_game(args.journal, upto=args.to)
     if not args.quiet:
         for i, (before, move) in enumerate(zip(game.states, game.moves, strict=False)):
@@ -285,7 +280,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     sys.stdout.write(f"replayed {len(game.moves)} moves: {describe_context(game.state)}\n")
     print_scores(game.state, sys.stdout)
     if args.position_out:
-        write_json(game.state.to_dict(), args.position_out)
+        write_json(game.state.to_dict(), args.position_out, "the position")
     return 0
 
 
@@ -322,7 +317,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         dt = time.perf_counter() - t0
         sys.stdout.write(f"{args.games} games in {dt:.1f} s ({unfinished} unfinished); first places: {wins}\n")
     if args.output:
-        write_json(game.to_dict(), args.output)
+        write_json(game.to_dict(), args.output, "the journal")
     return 0
 
 
@@ -337,7 +332,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
         for p in paths:
             sys.stdout.write(f"  provisional: {p}\n")
     if args.export:
-        write_json(dict(prof.raw), args.export)
+        write_json(dict(prof.raw), args.export, "the profile")
     return 0
 
 

@@ -1,7 +1,7 @@
 """The import graph: what may import what (docs/architecture.md).
 
 * The chassis — ``vision``, ``tracker``, ``session``, ``webui``, ``devices``, ``datafile`` and the
-  game-neutral modules of ``games`` (the registry, ``api``, ``errors``, ``record``) — imports no
+  game-neutral modules of ``games`` (the registry, ``api``, ``errors``, ``players``, ``record``) — imports no
   game's internals: a game is reached through ``games.get(id)`` only.
 * The product path imports neither the synthetic table (``sim``, ``games/<id>/sim``) nor training
   code (``tools``). Only the app layer (``companion``: the console command, which starts the demo),
@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 OURS = {"games", "vision", "tracker", "session", "webui", "devices", "datafile", "sim", "tools", "companion", "models"}
 CHASSIS = ("vision", "tracker", "session", "webui", "devices", "datafile")
-GAME_NEUTRAL = {"games", "games.api", "games.errors", "games.record", "games.profiles"}
+GAME_NEUTRAL = {"games", "games.api", "games.errors", "games.record", "games.profiles", "games.players"}
 
 
 def _modules() -> dict[str, Path]:

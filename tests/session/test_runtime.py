@@ -304,6 +304,7 @@ def test_saved_profile_is_used_for_new_games(runtime):
     raw = dict(runtime.profile.raw)
     raw["name"] = "my box"
     runtime.save_profile(raw)
+    runtime.close()
     again = GameRuntime(runtime.data_dir)
     assert again.profile.name == "my box"
     again.new_game(PLAYERS)

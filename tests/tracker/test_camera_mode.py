@@ -20,6 +20,7 @@ from devices.live import LiveStrip
 from games.tribes.leds import frame_for_state
 from games.tribes.rules.game import Game, simulate
 from games.tribes.rules.moves import Offspring
+from tests.conftest import wait_until
 from tests.tracker.footage import Footage, feed, find, runtime_at
 from tracker.link import TrackerLink
 from tracker.tracker import TrackerConfig
@@ -65,15 +66,20 @@ def test_status_and_answers_over_http(tmp_path: Path, game3: Game) -> None:
     assert client.post("/api/tracker/answer", json={"id": pid, "option": 0}).status_code == 404
 
 
-def test_answers_need_the_pairing_token_on_the_network(tmp_path: Path, game3: Game) -> None:
+def test_answers_need_the_pairing_code_on_the_network(tmp_path: Path, game3: Game) -> None:
     rt, link, _ = _prompted(tmp_path, game3)
-    app = create_app(rt, {"PAIRING_TOKEN": "K7QD-M2XP"})
+    app = create_app(rt, {"PAIRING_TOKEN": "K7QD-M2XP-4RTA-9WZB", "SERVE_NETWORK": True})
     attach(app, link, FrameHub())
     client = app.test_client()
+    lan = {"environ_base": {"REMOTE_ADDR": "192.0.2.7"}}
+    host = {"Host": "192.0.2.2"}
+    assert client.get("/api/tracker", headers=host, **lan).status_code == 401
     pid = client.get("/api/tracker").get_json()["prompt"]["id"]
-    assert client.post("/api/tracker/answer", json={"id": pid, "option": 0}).status_code == 401
-    r = client.post("/api/tracker/answer", json={"id": pid, "option": 0}, headers={"X-Pairing-Token": "K7QD-M2XP"})
-    assert r.status_code == 200
+    answer = {"id": pid, "option": 0}
+    assert client.post("/api/tracker/answer", json=answer, headers=host, **lan).status_code == 401
+    assert client.get("/camera.jpg", headers=host, **lan).status_code == 401  # a picture of the room
+    paired = {**host, "X-Pairing-Token": "K7QD-M2XP-4RTA-9WZB"}
+    assert client.post("/api/tracker/answer", json=answer, headers=paired, **lan).status_code == 200
 
 
 def test_mjpeg_gives_every_viewer_the_same_encoded_picture(tmp_path: Path) -> None:
@@ -124,7 +130,7 @@ def test_page_shows_the_camera_and_a_prompt_to_tap(tmp_path: Path, game3: Game, 
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(server.url + "/")
         sync_api.expect(page.get_by_test_id("cam-state")).to_have_attribute("data-kind", "prompt")
-        page.wait_for_function("document.querySelector('#camera-img').naturalWidth === 160")
+        wait_until(page, "document.querySelector('#camera-img').naturalWidth === 160")
         # one LED system: the page's LED bar above the action row, no strip of the camera panel's own
         sync_api.expect(page.locator("#ledbar .led")).to_have_count(live.strip.led_count)
         sync_api.expect(page.get_by_test_id("leds-status")).to_have_attribute("data-status", "connected")
@@ -272,9 +278,11 @@ def test_serve_camera_uses_the_apps_led_strip(tmp_path: Path, leds: str | None) 
     simulated table shows a virtual one unless ``--leds`` says otherwise."""
     pytest.importorskip("cv2")
     argv = ["serve", "--port", "0", "--data", str(tmp_path), "--no-fsync", "--camera", "sim"]
-    proc, lines = _start([*argv, *(["--leds", leds] if leds else [])], "camera: sim")
+    # the camera starts before the server says it listens (a bad source fails before that line)
+    proc, lines = _start([*argv, *(["--leds", leds] if leds else [])], "games are kept" if leds else "LED strip")
     try:
-        base = lines[0].split()[-1].rstrip("/")
+        assert lines[0].startswith("camera: sim"), lines
+        base = next(line for line in lines if line.startswith("listening on")).split()[-1].rstrip("/")
         if leds == "off":
             assert _get(base + "/api/leds")["enabled"] is False
             assert not any(line.startswith("LED strip") for line in lines)

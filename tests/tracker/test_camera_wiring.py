@@ -122,8 +122,9 @@ def test_serve_camera_bad_sources_are_one_line(tmp_path: Path, capsys) -> None:
     ]
     for extra, words in cases:
         code = main(["serve", "--port", "0", "--data", str(tmp_path / "data"), "--camera", *extra])
-        err = capsys.readouterr().err
+        out, err = capsys.readouterr()
         assert code == 2 and words in err and err.count("\n") == 1, (extra, err)
+        assert "listening" not in out, out  # the mistake comes before the server says it is up
 
 
 # --- the enrollment flow ------------------------------------------------------------------------------

@@ -342,23 +342,31 @@ def test_an_unexpected_bug_is_a_typed_500_without_traceback(client, runtime, mon
     err(client.get("/api/legal"), 500, "internal_error")
 
 
-def test_lan_mode_writes_need_the_pairing_token(runtime):
-    app = create_app(runtime, {"PAIRING_TOKEN": "ABCD-EFGH"})
+LAN = {"REMOTE_ADDR": "192.0.2.7"}
+"""A phone on the network (documentation addresses, RFC 5737); the server is 192.0.2.2."""
+
+
+def test_on_the_network_reads_and_writes_need_the_pairing_code(runtime):
+    app = create_app(runtime, {"PAIRING_TOKEN": "ABCD-EFGH-JKLM-NPQR", "SERVE_NETWORK": True})
     c = app.test_client()
+    kw = {"environ_base": LAN, "headers": {"Host": "192.0.2.2:8321"}}
     players = [{"name": "A"}, {"name": "B"}]
-    e = err(c.post("/api/games", json={"players": players}), 401, "unauthorized")
-    assert "pairing token" in e["message"]
-    err(c.post("/api/games", json={"players": players}, headers={"X-Pairing-Token": "WRONG"}), 401, "unauthorized")
-    assert c.get("/api/state").status_code == 200  # reading needs no token
-    assert c.post("/api/games", json={"players": players}, headers={"X-Pairing-Token": "ABCD-EFGH"}).status_code == 200
-    r = c.post("/api/games", json={"players": players}, headers={"Authorization": "Bearer ABCD-EFGH"})
-    assert r.status_code == 200
-    # the pairing screen (token + QR code) only for the host itself
+    e = err(c.post("/api/games", json={"players": players}, **kw), 401, "unauthorized")
+    assert "pairing code" in e["message"]
+    err(c.get("/api/state", **kw), 401, "unauthorized")  # reading game data needs it too
+    wrong = {"X-Pairing-Token": "WRONG", "Host": "192.0.2.2:8321"}
+    err(c.post("/api/games", json={"players": players}, environ_base=LAN, headers=wrong), 401, "unauthorized")
+    good = {"X-Pairing-Token": "abcd efgh jklm npqr", "Host": "192.0.2.2:8321"}  # any case, any separators
+    assert c.post("/api/games", json={"players": players}, environ_base=LAN, headers=good).status_code == 200
+    bearer = {"Authorization": "Bearer ABCDEFGHJKLMNPQR", "Host": "192.0.2.2:8321"}
+    assert c.get("/api/state", environ_base=LAN, headers=bearer).status_code == 200
+    # the host itself needs nothing
+    assert c.post("/api/games", json={"players": players}).status_code == 200
+    # the pairing screen (code + QR code) only for the host itself
     page = c.get("/pair")
-    assert (
-        page.status_code == 200 and "ABCD-EFGH" in page.get_data(as_text=True) and "<svg" in page.get_data(as_text=True)
-    )
-    err(c.get("/pair", environ_base={"REMOTE_ADDR": "192.0.2.7"}), 403, "forbidden")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "ABCD-EFGH-JKLM-NPQR" in text and "<svg" in text
+    err(c.get("/pair", **kw), 403, "forbidden")
 
 
 def test_openapi_is_served(client):

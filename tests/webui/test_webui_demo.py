@@ -19,6 +19,7 @@ def test_demo_plays_a_whole_game_that_replays(tmp_path):
     snap = rt.snapshot()
     assert snap.state.is_over
     assert Game.from_dict(rt.export()).state == snap.state
+    rt.close()
     assert GameRuntime(tmp_path).snapshot().state == snap.state  # and the journal resumes it
 
 

@@ -131,14 +131,17 @@ def test_enroll_takes_an_empty_json_object(runtime):
     assert box.calls == 0
 
 
-def test_enroll_needs_the_pairing_token_on_the_network(runtime):
+def test_enroll_needs_the_pairing_code_on_the_network(runtime):
     box = FakeBox(runtime)
     runtime.new_game(PLAYERS)
-    client = camera_app(runtime, box, {"PAIRING_TOKEN": TOKEN}).test_client()
-    r = client.post("/api/camera/enroll", json={})
+    client = camera_app(runtime, box, {"PAIRING_TOKEN": TOKEN, "SERVE_NETWORK": True}).test_client()
+    lan = {"environ_base": {"REMOTE_ADDR": "192.0.2.7"}, "headers": {"Host": "192.0.2.2"}}
+    r = client.post("/api/camera/enroll", json={}, **lan)
     assert r.status_code == 401 and r.get_json()["error"]["type"] == "unauthorized" and box.calls == 0
-    assert client.get("/api/camera/enrollment").status_code == 200  # reading needs no token
-    r = client.post("/api/camera/enroll", json={}, headers={"X-Pairing-Token": TOKEN})
+    assert client.get("/api/camera/enrollment", **lan).status_code == 401  # reading needs it too
+    paired = {"environ_base": {"REMOTE_ADDR": "192.0.2.7"}, "headers": {"Host": "192.0.2.2", "X-Pairing-Token": TOKEN}}
+    assert client.get("/api/camera/enrollment", **paired).status_code == 200
+    r = client.post("/api/camera/enroll", json={}, **paired)
     assert r.status_code == 200 and r.get_json()["state"] == "enrolled"
 
 

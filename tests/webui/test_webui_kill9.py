@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import os
 import random
+import re
 import signal
 import threading
 import time
@@ -79,19 +80,33 @@ def test_kill9_loses_no_acknowledged_move(tmp_path, recorded: Game):
         proc.stderr.close()
 
 
-def test_serve_lan_needs_the_pairing_token(tmp_path):
-    proc, base = start_server(tmp_path / "data", "--lan", "--host", "127.0.0.1")
+def test_serve_lan_needs_the_pairing_code_from_the_network(tmp_path):
+    """A real server on this computer's network address: a client from that address (not loopback)
+    needs the printed pairing code to read or write; the host itself needs nothing."""
+    from webui.pairing import lan_addresses
+
+    addrs = lan_addresses()
+    assert addrs, "this test needs a network address other than loopback"
+    proc, base = start_server(tmp_path / "data", "--lan", "--host", addrs[0])
     try:
         out = ""
-        while "pairing token:" not in out:
-            out += proc.stdout.readline()
-        token = out.split("pairing token:")[1].split()[0]
+        deadline = time.monotonic() + 30
+        while "pairing code:" not in out and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            assert line, out + proc.stderr.read()
+            out += line
+        code = out.split("pairing code:")[1].split()[0]
+        assert re.fullmatch(r"[A-Z2-9]{4}(-[A-Z2-9]{4}){3}", code)  # 80 bits
         players = {"players": [{"name": "A"}, {"name": "B"}]}
         status, body = call(base + "/api/games", "POST", players)
         assert status == 401 and body["error"]["type"] == "unauthorized"
-        status, _ = call(base + "/api/games", "POST", players, {"X-Pairing-Token": token})
+        assert call(base + "/api/state")[0] == 401  # reading too
+        status, _ = call(base + "/api/games", "POST", players, {"X-Pairing-Token": code.lower()})
         assert status == 200
-        assert call(base + "/api/state")[0] == 200
+        assert call(base + "/api/state", headers={"X-Pairing-Token": code})[0] == 200
+        # a DNS-rebinding page names its own host: refused before anything is read
+        status, body = call(base + "/api/state", headers={"X-Pairing-Token": code, "Host": "evil.example"})
+        assert status == 403 and "Host" in body["error"]["message"]
     finally:
         proc.terminate()
         proc.wait()

@@ -18,6 +18,7 @@ from devices.live import LiveStrip
 from devices.looks import scale, slot_leds
 from devices.strip import VirtualStrip
 from games.tribes.leds import frame_for_state, mover_colour
+from tests.conftest import wait_until
 from tests.webui.webui_helpers import PLAYERS, call, play, start_server
 from tests.webui.webui_helpers import read_events as _read_events
 from webui.app import create_app
@@ -266,8 +267,8 @@ def test_the_page_pulses_the_tile_just_taken(browser, runtime, recorded):
         white = (
             f"getComputedStyle(document.querySelector('{sel}')).backgroundColor.match(/\\d+/g).every((v) => v > 200)"
         )
-        page.wait_for_function(white, timeout=3000)  # near the pulse colour
-        page.wait_for_function(f"!({white})", timeout=3000)  # and back to the frame
+        wait_until(page, white, 3)  # near the pulse colour
+        wait_until(page, f"!({white})", 3)  # and back to the frame
     finally:
         page.close()
         server.stop()

@@ -2,7 +2,7 @@
 // prompts and desync fixes to tap, and learning the user's box at setup (enrollment). Shown only when
 // the server runs in camera mode (GET /api/tracker answers); one SSE stream (/api/tracker/events)
 // keeps it current. The LED strip is the shell's LED bar (shell.js), wherever the game's module puts it.
-// Texts, language and the pairing token come from the shell (window.companion); the panel sits at the
+// Texts and language come from the shell (window.companion); the panel sits at the
 // top of the game module's [data-camera-slot] element (else at the top of the game view) and follows the
 // module when the shell mounts another one.
 "use strict";
@@ -15,11 +15,8 @@
   let enrollError = ""; // the last enrollment failure, one line
   let enrolling = false;
 
-  function token() { return (window.companion && window.companion.token) || ""; }
-
   async function post(url, body) {
-    const headers = { "Content-Type": "application/json" };
-    if (token()) headers["X-Pairing-Token"] = token();
+    const headers = { "Content-Type": "application/json" }; // a paired browser carries the pairing cookie
     const r = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) }).catch(() => null);
     if (!r) return { ok: false, data: null };
     return { ok: r.ok, status: r.status, data: await r.json().catch(() => null) };
@@ -111,7 +108,9 @@
   }
 
   async function start() {
+    if (box) return;
     const r = await fetch("/api/tracker").catch(() => null);
+    if (r && r.status === 401) { document.addEventListener("companion:started", start, { once: true }); return; } // pair first
     if (!r || !r.ok) return;  // not in camera mode
     box = document.createElement("section");
     box.id = "camera";

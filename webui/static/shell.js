@@ -14,7 +14,7 @@ const store = {
 };
 const S = {
   view: null, lang: store.get("lang") || ((navigator.language || "en").startsWith("de") ? "de" : "en"),
-  token: store.get("token") || "", conn: null,
+  pairCode: null, started: false, conn: null,
   error: null, hist: null, histView: null, log: null, logFor: -1,
   page: "game", form: null, prof: null, leds: null,
   mod: null, // the mounted game module: {id, script, title, root, api (what mount returned), strings, listeners}
@@ -32,7 +32,7 @@ const h = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<"
 const nm = (o) => (o ? o[S.lang] || o.en || Object.values(o)[0] || "" : "");
 const COLOURS = { red: "#d33b2f", blue: "#2563eb", yellow: "#eab308", black: "#222222", green: "#16a34a",
   white: "#f4f4f4", purple: "#8b5cf6", orange: "#f97316", grey: "#888888", brown: "#8b5a2b" };
-const colour = (c) => (c && c.startsWith("#") ? c : COLOURS[c] || "#888");
+const colour = (c) => (/^#[0-9a-fA-F]{6}$/.test(c || "") ? c : COLOURS[c] || "#888"); // never markup in a style attribute
 const dot = (c) => `<span class="dot" style="background:${colour(c)}"></span>`;
 const provTag = () => `<span class="provtag" title="${h(t("provisional"))}">${h(t("provisional"))}</span>`;
 const players = () => (S.view && S.view.players) || [];
@@ -44,7 +44,6 @@ const undoText = (u) => (u.reason ? t("u_" + u.reason) : u.message);
 async function api(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
-  if (S.token) opts.headers["X-Pairing-Token"] = S.token;
   let resp;
   try { resp = await fetch(path, opts); } catch (e) { return { ok: false, status: 0, data: { error: { type: "network", message: String(e) } } }; }
   let data = null;
@@ -65,17 +64,29 @@ function errText(data) {
 }
 
 // --- pairing ------------------------------------------------------------------------------------
+// A device other than the host pairs once with the code shown on the host's screen (typed, or the
+// QR code's ?pair=CODE): POST /api/pair sets a cookie that the page, its event stream and the camera
+// picture then carry. The code itself is never kept in the browser.
 (function pairFromUrl() {
   const u = new URL(location.href);
   const p = u.searchParams.get("pair");
-  if (p) { S.token = p; store.set("token", p); u.searchParams.delete("pair"); history.replaceState(null, "", u.pathname); }
+  if (p) { S.pairCode = p; u.searchParams.delete("pair"); history.replaceState(null, "", u.pathname + u.search); }
 })();
+localStorage.removeItem("companion-token"); localStorage.removeItem("tribes-token"); // kept by earlier versions
+async function pairWith(code) {
+  const r = await api("POST", "/api/pair", { code });
+  if (r.ok) { $("#pairbox").hidden = true; return true; }
+  if (r.status !== 401) showPairing(); // 401 opened it already
+  const err = $("#pairerr"); if (err) err.textContent = errText(r.data);
+  return false;
+}
 function showPairing() {
   const box = $("#pairbox");
+  if (!box.hidden && $("#tokin")) return;
   box.hidden = false;
-  box.innerHTML = `${h(t("pairing"))}<div class="form-row"><input id="tokin" placeholder="${h(t("token"))}" value="${h(S.token)}">
-    <button class="act" id="tokok">${h(t("ok"))}</button></div>`;
-  $("#tokok").onclick = () => { S.token = $("#tokin").value.trim(); store.set("token", S.token); box.hidden = true; };
+  box.innerHTML = `${h(t("pairing"))}<div class="form-row"><input id="tokin" data-testid="pair-code" placeholder="${h(t("token"))}" autocapitalize="characters" autocomplete="off" spellcheck="false">
+    <button class="act" id="tokok" data-testid="pair-ok">${h(t("ok"))}</button></div><div class="reason" id="pairerr" data-testid="pair-error"></div>`;
+  $("#tokok").onclick = async () => { if (await pairWith($("#tokin").value.trim())) start(); };
 }
 
 // --- widgets: elements the shell keeps up to date wherever the game module puts them ------------
@@ -106,14 +117,29 @@ function placeWidgets(root) {
 }
 
 // --- live data ----------------------------------------------------------------------------------
+// The log is fetched incrementally: with the state id of the log the page has, the server sends only
+// the moves since (or the whole log after an undo, a correction or another game: since is null then).
+let logLoading = null, logAgain = false; // one fetch at a time; a change meanwhile fetches once more
 async function loadLog() {
+  if (logLoading) { logAgain = true; return logLoading; }
+  logLoading = (async () => { do { logAgain = false; await loadLogOnce(); } while (logAgain); })();
+  try { await logLoading; } finally { logLoading = null; }
+}
+async function loadLogOnce() {
   if (!S.view || !S.view.has_game || S.logFor === S.view.state_id) return;
   const want = S.view.state_id;
-  const r = await api("GET", "/api/log");
-  if (r.ok && r.data.state_id >= want && S.view.has_game) {
-    S.log = r.data; S.logFor = r.data.state_id;
-    renderLog(); renderChart(); renderHistory();
-  }
+  const have = S.log ? S.logFor : -1;
+  const r = await api("GET", have >= 0 ? `/api/log?since=${have}` : "/api/log");
+  if (!r.ok || r.data.state_id < want || !S.view.has_game) return;
+  if (S.logFor >= r.data.state_id) return; // a newer answer came first
+  const d = r.data;
+  if (d.since === null || d.since === undefined) S.log = d;
+  else if (S.log && S.logFor === d.since) {
+    S.log = { state_id: d.state_id, players: d.players, moves: S.log.moves.slice(0, d.from).concat(d.moves),
+      totals: S.log.totals.slice(0, d.from + 1).concat(d.totals), entries: S.log.entries.concat(d.entries) };
+  } else { S.log = null; S.logFor = -1; return loadLogOnce(); } // the page's log changed meanwhile: fetch it whole
+  S.logFor = d.state_id;
+  renderLog(); renderChart(); renderHistory();
 }
 async function onView(v) {
   if (S.view && v.state_id < S.view.state_id) return; // an older view arriving late
@@ -598,7 +624,6 @@ const shell = Object.freeze({
   get view() { return S.view; }, shown, get hist() { return S.hist; }, get live() { return S.hist === null; },
   players, pcol, get leds() { return S.leds; }, get error() { return S.error; }, setError,
   get root() { return S.mod ? S.mod.root : null; },
-  get token() { return S.token; },
   // the server
   api, submitMove, afterWrite, message, errText, clause, undoText,
   // the page
@@ -618,11 +643,17 @@ window.companion = shell; // for camera.js and for debugging in the browser cons
 
 // --- start ----------------------------------------------------------------------------------------
 async function start() {
+  if (S.started) return;
   render();
+  if (S.pairCode) { const code = S.pairCode; S.pairCode = null; if (!(await pairWith(code))) return; }
+  const r = await api("GET", "/api/state");
+  if (!r.ok) { if (r.status !== 401) message(errText(r.data)); return; } // 401: the pairing box is open
+  if (S.started) return;
+  S.started = true;
   const l = await api("GET", "/api/leds");
   if (l.ok) S.leds = l.data;
-  const r = await api("GET", "/api/state");
-  if (r.ok) await onView(r.data);
+  await onView(r.data);
   connect();
+  document.dispatchEvent(new CustomEvent("companion:started"));
 }
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();

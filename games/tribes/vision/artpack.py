@@ -33,7 +33,8 @@ import numpy as np
 
 from datafile import read_json
 from games.tribes.rules.profile import BoxProfile, default_profile
-from vision.errors import ArtPackError
+from vision.errors import ArtPackError, ImageTooLargeError
+from vision.images import read_image
 
 PACK_FORMAT = "tribes-art-pack"
 PACK_VERSION = 1
@@ -177,7 +178,10 @@ def load_pack(folder: str | Path, profile: BoxProfile | None = None) -> ArtPack:
         path = _find(root, key, files)
         if path is None:
             continue
-        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            img = read_image(path)
+        except ImageTooLargeError as exc:
+            raise ArtPackError(src, key, f"image {path.name}: {str(exc).removeprefix(f'{path}: ')}") from None
         if img is None:
             raise ArtPackError(src, key, f"cannot read image {path.name} (not an image OpenCV can decode)")
         if min(img.shape[:2]) < 16:

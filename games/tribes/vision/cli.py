@@ -108,16 +108,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 # --- helpers --------------------------------------------------------------------------------------------
 def _read_image(path: str) -> Any:
-    import cv2
-    import numpy as np
-
     from vision.errors import FrameError
+    from vision.images import decode
 
     p = Path(path)
     if not p.is_file():
         raise FrameError(f"{path}: no such image file")
-    data = np.fromfile(str(p), np.uint8)
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise FrameError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    img = decode(data, str(path))  # a picture over the pixel cap: ImageTooLargeError, one line
     if img is None:
         raise FrameError(f"{path}: not an image OpenCV can decode (corrupt or not a picture)")
     return img

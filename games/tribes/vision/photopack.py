@@ -43,7 +43,8 @@ from games.tribes.vision.artpack import (
     optional_faces,
     required_faces,
 )
-from vision.errors import PhotoPackError
+from vision.errors import ImageTooLargeError, PhotoPackError
+from vision.images import read_image
 from vision.markers import capture_sheet, detect
 
 RECTIFY_PX_PER_MM = 6.0
@@ -263,7 +264,10 @@ def cut_faces(folder: str | Path, profile: BoxProfile | None = None, dictionary:
         if key in seen:
             raise PhotoPackError(str(path), "", f"shows {key}, which {seen[key]} shows already")
         seen[key] = path.name
-        photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            photo = read_image(path)
+        except ImageTooLargeError as exc:
+            raise PhotoPackError(str(path), "", str(exc).removeprefix(f"{path}: ")) from None
         if photo is None:
             raise PhotoPackError(str(path), "", "cannot be read as an image")
         try:

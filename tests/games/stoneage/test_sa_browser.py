@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -56,6 +57,14 @@ def open_page(browser, live, viewport) -> tuple[Page, list[str]]:
 def submit(runtime: GameRuntime, *moves: str) -> None:
     for m in moves:
         runtime.submit(GAME.rules.parse_move(m), runtime.state_id)
+
+
+def landed(runtime: GameRuntime, move: str, timeout: float = 8.0) -> None:
+    """Wait until ``move`` is the game's last move (a move the page sent has reached the runtime)."""
+    end = time.monotonic() + timeout
+    while str(runtime.snapshot().moves[-1]) != move:
+        assert time.monotonic() < end, f"{move!r} never reached the runtime"
+        time.sleep(0.02)
 
 
 def in_first_screen(page: Page, testid: str) -> None:
@@ -139,6 +148,7 @@ def test_a_round_entered_by_tapping_at_phone_size_S_FEW_1_S_PLACE_4_S_TOOL_4_S_C
     expect(page.get_by_test_id("preview")).to_have_text("roll hunt 2,5")
     page.get_by_test_id("confirm").click()
     expect(page.get_by_test_id("act-hunt")).to_have_count(0)
+    landed(runtime, "roll hunt 2,5")  # the page's POST, before the next moves come from elsewhere
     submit(runtime, "take clay", "roll clay 1,2,3")
     # Bob: the tool maker gives him a tool, then the wood roll asks which tools to add
     expect(page.get_by_test_id("to-move")).to_have_text("Bob")

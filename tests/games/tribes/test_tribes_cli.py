@@ -73,7 +73,7 @@ def test_illegal_move_is_one_line_exit_2_and_file_unchanged(tmp_path, capsys):
     [
         (["rules", "legal", "/nonexistent/g.json"], "cannot read the game file"),
         (["rules", "new", "--players", "Ann"], "Tribes is played by 2 to 4 players"),
-        (["rules", "new", "--players", "Ann,Bob", "--colours", "red"], "--colours lists 1 colours"),
+        (["rules", "new", "--players", "Ann,Bob", "--colours", "red"], "--colours: lists 1 colours"),
         (["rules", "simulate", "--policy", "clever"], "unknown policy 'clever'"),
         (["rules", "profile", "/nonexistent/p.json"], "cannot read"),
     ],
