@@ -236,7 +236,8 @@ def post_move() -> Response:
 
 @bp.post("/undo")
 def post_undo() -> Response:
-    """Take back the last move (within the current turn, never a revealed chance outcome)."""
+    """Take back the last move, whatever it was: a finished turn is reopened, a revealed chance
+    outcome is forgotten and asked for again (the journal keeps both)."""
     data = body()
     _unknown(data, {"state_id"})
     change = runtime().undo(_int(data, "state_id"))

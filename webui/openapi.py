@@ -258,7 +258,7 @@ def openapi_spec() -> dict[str, Any]:
         "/api/undo": {
             "post": {
                 "operationId": "postUndo",
-                "summary": "Take back the last move (within the current turn; never a revealed chance outcome)",
+                "summary": "Take back the last move, whatever it was (a revealed chance outcome is asked for again)",
                 "requestBody": _body(
                     {
                         "type": "object",

@@ -74,6 +74,7 @@ def live_view(runtime: GameRuntime) -> dict[str, Any]:
         return out
     snap = runtime.snapshot()
     allowed, reason, message = runtime.undo_status()
+    last = snap.moves[-1] if snap.moves else None
     state = snap.state
     return {
         "state_id": snap.state_id,
@@ -83,7 +84,13 @@ def live_view(runtime: GameRuntime) -> dict[str, Any]:
         "players": _players(game, state),
         "moves": len(snap.moves),
         "last": mover(snap, len(snap.moves) - 1) if snap.moves else None,
-        "undo": {"allowed": allowed, "reason": reason, "message": message},
+        "undo": {
+            "allowed": allowed,
+            "reason": reason,
+            "message": message,
+            "move": str(last) if last is not None else None,
+            "chance": bool(last is not None and last.chance),
+        },
         "over": game.rules.is_over(state),
         "warnings": list(runtime.warnings),
         **page_of(game).state_view(state),
