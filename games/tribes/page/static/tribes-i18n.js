@@ -110,3 +110,109 @@ export const CLAUSES = {
   "R-END-1": ["the end comes with the era-3 events", "das Ende kommt mit den Ereignissen der Epoche 3"],
   "R-END-2": ["the round is finished, then scoring", "die Runde wird beendet, dann gewertet"],
 };
+
+// The engine's reasons and notes as templates, [English, German] (games/tribes/rules: every reason has
+// a key and args; tests/games/tribes/test_tribes_texts.py checks that each English template gives the
+// engine's sentence back exactly and that every key the engine uses is here). {x}: an argument (ach,
+// below: an achievement's name; tile: an action tile's name; res: a resource; action: an action's
+// name; a list: its items joined by spaces); {n|one|many}: the word for n.
+export const REASONS = {
+  no_slot: ["there is no slot {slot}: the row holds {n} {n|tile|tiles}", "es gibt kein Feld {slot}: die Reihe hat {n} {n|Plättchen|Plättchen}"],
+  slot_cost: ["slot {slot} costs {cost} {cost|shell|shells} (1 on each skipped tile); you have {have}", "Feld {slot} kostet {cost} {cost|Muschel|Muscheln} (1 auf jedes übersprungene Plättchen); du hast {have}"],
+  face_down: ["the tile at era {era}, column {col} is still face down", "das Plättchen in Epoche {era}, Spalte {col} liegt noch verdeckt"],
+  again: ["you already have a stone on '{ach}'", "du hast schon einen Stein auf „{ach}“"],
+  full: ["all {n} {n|slot|slots} of '{ach}' are taken", "alle {n} {n|Feld|Felder} von „{ach}“ sind belegt"],
+  no_stones: ["you have no marking stone left (all {n} are on the board)", "du hast keinen Markierungsstein mehr (alle {n} liegen auf dem Plan)"],
+  order: ["'{ach}' needs your stone on '{below}' directly below (or a stone on a diagonal tile below, to lay your arrow: R-ARR-1)", "„{ach}“ braucht deinen Stein auf „{below}“ direkt darunter (oder einen Stein auf einem schräg darunter liegenden Plättchen, um deinen Pfeil zu legen: R-ARR-1)"],
+  order_unknown: ["'{ach}' needs your stone on the tile below directly below (or a stone on a diagonal tile below, to lay your arrow: R-ARR-1)", "„{ach}“ braucht deinen Stein auf dem Plättchen direkt darunter (oder einen Stein auf einem schräg darunter liegenden Plättchen, um deinen Pfeil zu legen: R-ARR-1)"],
+  order_no_arrow: ["'{ach}' needs your stone on '{below}' directly below; your arrow token is already used", "„{ach}“ braucht deinen Stein auf „{below}“ direkt darunter; dein Pfeil ist schon verbraucht"],
+  order_no_arrow_unknown: ["'{ach}' needs your stone on the tile below directly below; your arrow token is already used", "„{ach}“ braucht deinen Stein auf dem Plättchen direkt darunter; dein Pfeil ist schon verbraucht"],
+  no_real_2: ["'{ach}' needs {need} {res} tiles with a member of yours and jokers may replace only the 2nd; you have no {res} tile with a member", "„{ach}“ braucht {need} {res}-Plättchen mit einem deiner Mitglieder, und Joker ersetzen nur das 2.; du hast kein {res}-Plättchen mit Mitglied"],
+  no_real_3: ["'{ach}' needs {need} {res} tiles with a member of yours and jokers may replace only the 2nd and 3rd; you have no {res} tile with a member", "„{ach}“ braucht {need} {res}-Plättchen mit einem deiner Mitglieder, und Joker ersetzen nur das 2. und 3.; du hast kein {res}-Plättchen mit Mitglied"],
+  resources: ["'{ach}' needs {need} {res} {need|tile|tiles} with a member of yours; you have {have}, and {others} {others|other occupied tile|other occupied tiles} to exhaust as {jokers} {jokers|joker|jokers} (R-ACH-4)", "„{ach}“ braucht {need} {res}-Plättchen mit einem deiner Mitglieder; du hast {have} und {others} {others|anderes besetztes Plättchen|andere besetzte Plättchen} zum Erschöpfen als {jokers} {jokers|Joker|Joker} (R-ACH-4)"],
+  not_yours: ["{hex} is not one of your tiles", "{hex} ist keines deiner Plättchen"],
+  too_few_members: ["{hex} holds {have} {have|member|members} of yours, not {want}", "auf {hex} {have|steht|stehen} {have} {have|Mitglied|Mitglieder} von dir, nicht {want}"],
+  waits_setup: ["the game waits for a setup outcome ('setup row=… era1=… lands=…')", "das Spiel wartet auf den Aufbau („setup row=… era1=… lands=…“)"],
+  waits_first_member: ["the game waits for 'start q,r'", "das Spiel wartet auf „start q,r“"],
+  waits_choose: ["the game waits for a tile choice ('N:off|mov|exp|ach|evt …')", "das Spiel wartet auf die Wahl eines Plättchens („N:off|mov|exp|ach|evt …“)"],
+  waits_draw: ["the game waits for the drawn tiles ('draw …')", "das Spiel wartet auf die gezogenen Plättchen („draw …“)"],
+  waits_place: ["the game waits for the placement of the drawn tiles ('place res@q,r …')", "das Spiel wartet darauf, wo die gezogenen Plättchen liegen („place res@q,r …“)"],
+  waits_restore: ["the game waits for 'restore q,r …'", "das Spiel wartet auf „restore q,r …“"],
+  waits_reveal: ["the game waits for the revealed achievement ('reveal <id>')", "das Spiel wartet auf die aufgedeckte Errungenschaft („reveal <id>“)"],
+  waits_event_reveal: ["the game waits for the revealed event ('event <id>')", "das Spiel wartet auf das aufgedeckte Ereignis („event <id>“)"],
+  waits_game_over: ["the game waits for nothing: the game is over", "das Spiel wartet auf nichts: es ist vorbei"],
+  waits_event_choose: ["the game waits for 'pick N'", "das Spiel wartet auf „pick N“"],
+  waits_event_lose: ["the game waits for 'lose …'", "das Spiel wartet auf „lose …“"],
+  waits_event_gain: ["the game waits for 'gain …'", "das Spiel wartet auf „gain …“"],
+  waits_event_exhaust: ["the game waits for 'exhaust …'", "das Spiel wartet auf „exhaust …“"],
+  waits_event_restore: ["the game waits for 'restore …'", "das Spiel wartet auf „restore …“"],
+  waits_event_answer: ["the game waits for an answer", "das Spiel wartet auf eine Antwort"],
+  setup_row: ["the row must hold each action tile once: {ids}", "die Reihe muss jedes Aktionsplättchen einmal enthalten: {ids}"],
+  setup_era1: ["era 1 needs {n} different era-1 tiles out of {ids}", "Epoche 1 braucht {n} verschiedene Plättchen der Epoche 1 aus {ids}"],
+  setup_lands: ["each of the {n} players needs starting tiles, got {got}", "jeder der {n} Spieler braucht Startplättchen, angegeben: {got}"],
+  not_resource: ["{value} is not a resource: {ids}", "{value} ist kein Rohstoff: {ids}"],
+  setup_three: ["{player} must start with 3 different resources, got {got}", "{player} muss mit 3 verschiedenen Rohstoffen beginnen, angegeben: {got}"],
+  setup_bag: ["the bag holds only {n} {res} tiles, the setup uses {k}", "der Beutel enthält nur {n} {res}-Plättchen, der Aufbau braucht {k}"],
+  first_not_yours: ["{hex} is not one of your three tiles", "{hex} ist keines deiner drei Plättchen"],
+  not_event: ["slot {slot} holds an action tile, not an event", "auf Feld {slot} liegt ein Aktionsplättchen, kein Ereignis"],
+  is_event: ["slot {slot} holds an event; take it with '{slot}:evt'", "auf Feld {slot} liegt ein Ereignis; nimm es mit „{slot}:evt“"],
+  no_hand: ["slot {slot} ('{tile}') shows no hand", "Feld {slot} („{tile}“) zeigt keine Hand"],
+  wrong_action: ["slot {slot} is '{tile}', not {action}", "Feld {slot} ist „{tile}“, nicht {action}"],
+  relocate_only_empty: ["relocating is allowed only when your supply is empty", "Versetzen geht nur, wenn dein Vorrat leer ist"],
+  place_all: ["take {n} {n|member|members} from your supply and place all of them", "nimm {n} {n|Mitglied|Mitglieder} aus deinem Vorrat und setze alle ein"],
+  off_not_occupied: ["{hex} holds none of your members: new members go only onto tiles you already occupy", "auf {hex} steht keines deiner Mitglieder: neue Mitglieder kommen nur auf Plättchen, die du schon besetzt"],
+  only_relocate: ["your supply is empty: you may only relocate", "dein Vorrat ist leer: du darfst nur versetzen"],
+  relocate_max: ["you may relocate at most {k} {k|member|members}, not {moved}", "du darfst höchstens {k} {k|Mitglied|Mitglieder} versetzen, nicht {moved}"],
+  relocate_not_occupied: ["{hex} is not occupied: relocate only onto tiles you occupy", "{hex} ist nicht besetzt: versetze nur auf Plättchen, die du besetzt"],
+  steps: ["this needs {cost} steps; your Movement marker gives {k}", "das braucht {cost} Schritte; dein Bewegungsmarker gibt {k}"],
+  steps_impossible: ["this needs impossible steps; your Movement marker gives {k}", "das geht mit keiner Zahl von Schritten; dein Bewegungsmarker gibt {k}"],
+  draw_count: ["the player draws {n} {n|tile|tiles}", "der Spieler zieht {n} {n|Plättchen|Plättchen}"],
+  bag_empty: ["the bag holds no more {res} tiles", "im Beutel sind keine {res}-Plättchen mehr"],
+  place_drawn: ["place exactly the drawn tiles: {res_list}", "lege genau die gezogenen Plättchen: {res_list}"],
+  place_same_hex: ["two tiles cannot go on the same hex", "zwei Plättchen können nicht auf dasselbe Feld"],
+  place_taken: ["{hex} already holds a tile, and placed tiles never move", "auf {hex} liegt schon ein Plättchen, und gelegte Plättchen bleiben liegen"],
+  place_adjacent: ["every new tile must be edge-adjacent to your land (it stays connected)", "jedes neue Plättchen muss mit einer Kante an dein Gebiet grenzen (es bleibt zusammenhängend)"],
+  restore_max: ["turn back at most {n} {n|tile|tiles}", "drehe höchstens {n} {n|Plättchen|Plättchen} um"],
+  restore_once: ["each tile can be turned back once", "jedes Plättchen kann nur einmal umgedreht werden"],
+  restore_not: ["{hex} is not one of your exhausted tiles without members", "{hex} ist keines deiner erschöpften Plättchen ohne Mitglieder"],
+  no_achievement: ["there is no achievement {value}", "es gibt keine Errungenschaft {value}"],
+  not_face_up: ["'{ach}' is not face up on the board", "„{ach}“ liegt nicht offen auf dem Plan"],
+  joker_twice: ["each joker is a different tile", "jeder Joker ist ein anderes Plättchen"],
+  no_joker: ["you have the {res} tiles '{ach}' needs: no joker", "du hast die {res}-Plättchen, die „{ach}“ braucht: kein Joker"],
+  jokers_needed: ["'{ach}' needs {n} {n|joker|jokers}: name {n|it|them} with joker=q,r", "„{ach}“ braucht {n} {n|Joker|Joker}: nenne {n|ihn|sie} mit joker=q,r"],
+  joker_bad: ["{hex} cannot be a joker: a joker is an unexhausted tile holding your member and not already counted as {res}", "{hex} kann kein Joker sein: ein Joker ist ein nicht erschöpftes Plättchen mit deinem Mitglied, das nicht schon als {res} zählt"],
+  arrow_needed: ["'{ach}' needs your stone directly below or your arrow: add arrow=<id>", "„{ach}“ braucht deinen Stein direkt darunter oder deinen Pfeil: füge arrow=<id> hinzu"],
+  arrow_from: ["the arrow must come from a diagonal tile below holding your stone: {ids}", "der Pfeil muss von einem schräg darunter liegenden Plättchen mit deinem Stein kommen: {ids}"],
+  arrow_not_needed: ["you may claim '{ach}' without laying your arrow", "du kannst „{ach}“ ohne deinen Pfeil erringen"],
+  reveal_era: ["the tile above is an era-{era} tile; {value} is era {was}", "das Plättchen darüber ist aus Epoche {era}; {value} ist aus Epoche {was}"],
+  reveal_up: ["{value} is already face up on the board", "{value} liegt schon offen auf dem Plan"],
+  no_event: ["there is no event {value}", "es gibt kein Ereignis {value}"],
+  event_era: ["the event comes from the era-{era} stack; {value} is era {was}", "das Ereignis kommt vom Stapel der Epoche {era}; {value} ist aus Epoche {was}"],
+  event_gone: ["event {value} has already left its stack", "das Ereignis {value} hat seinen Stapel schon verlassen"],
+  pick_range: ["choose an option from 1 to {n}", "wähle eine Möglichkeit von 1 bis {n}"],
+  answer_gain: ["place {n} {n|new member|new members} on tiles you occupy", "setze {n} {n|neues Mitglied|neue Mitglieder} auf Plättchen, die du besetzt"],
+  answer_lose: ["remove {n} {n|member|members} from your tiles, never your last one", "nimm {n} {n|Mitglied|Mitglieder} von deinen Plättchen, nie dein letztes"],
+  answer_exhaust: ["exhaust {n} {n|different unexhausted tile|different unexhausted tiles}", "erschöpfe {n} verschiedene nicht erschöpfte {n|Plättchen|Plättchen}"],
+  answer_restore: ["turn back {n} {n|different exhausted tile|different exhausted tiles}", "drehe {n} verschiedene erschöpfte {n|Plättchen|Plättchen} um"],
+  off_place: ["place {n} {n|new member|new members} on tiles you occupy (R-ACT-OFF-1)", "setze {n} {n|neues Mitglied|neue Mitglieder} auf Plättchen, die du besetzt (R-ACT-OFF-1)"],
+  off_relocate: ["supply empty: you may relocate up to {k} {k|member|members} onto occupied tiles (R-ACT-OFF-2)", "Vorrat leer: du darfst bis zu {k} {k|Mitglied|Mitglieder} auf besetzte Plättchen versetzen (R-ACT-OFF-2)"],
+  mov_steps: ["up to {k} {k|step|steps} between adjacent tiles of your land (R-ACT-MOV-1)", "bis zu {k} {k|Schritt|Schritte} zwischen benachbarten Plättchen deines Gebiets (R-ACT-MOV-1)"],
+  exp_draw: ["draw {n} {n|tile|tiles} and lay {n|it|them} next to your land (R-ACT-EXP-1)", "ziehe {n} {n|Plättchen|Plättchen} und lege {n|es|sie} an dein Gebiet (R-ACT-EXP-1)"],
+  exp_restore: ["bag empty: you may turn back up to {k} {k|exhausted tile|exhausted tiles} without members (R-ACT-EXP-3)", "Beutel leer: du darfst bis zu {k} erschöpfte {k|Plättchen|Plättchen} ohne Mitglieder umdrehen (R-ACT-EXP-3)"],
+  exp_nothing: ["bag empty and no unoccupied exhausted tile: nothing happens (R-ACT-EXP-3)", "Beutel leer und kein unbesetztes erschöpftes Plättchen: es passiert nichts (R-ACT-EXP-3)"],
+  evt_not_you: ["it does not concern you: taking it removes it without effect (R-EVT-3)", "es betrifft dich nicht: wer es nimmt, entfernt es ohne Wirkung (R-EVT-3)"],
+};
+// How an argument of a reason is said (by its name; the rest as given).
+export const REASON_ARGS = { ach: "achievement", below: "achievement", tile: "tile", res: "resource", res_list: "resource", action: "action" };
+
+// A reason's template filled in: {x} → the argument (said with `say(kind, value)` for the names of
+// REASON_ARGS; a list: its items joined by spaces), {x|one|many} → the word for the number x.
+export function fillReason(template, args, say) {
+  return template.replace(/\{(\w+)(?:\|([^|}]*)\|([^}]*))?\}/g, (m, name, one, many) => {
+    const v = args[name];
+    if (one !== undefined) return Number(v) === 1 ? one : many;
+    const kind = REASON_ARGS[name];
+    const word = (x) => (kind ? say(kind, x) : String(x));
+    return Array.isArray(v) ? v.map(word).join(" ") : word(v);
+  });
+}
