@@ -30,7 +30,7 @@ from games.errors import IllegalMoveError, InvalidMoveError
 from session.runtime import RuntimeLike, UndoPolicy
 from tracker.facts import Seating
 from tracker.policy import TrackerPolicy
-from tracker.tracker import Action, GameView, Option, Status, StatusKind, Tracker, TrackerConfig, Update
+from tracker.tracker import MESSAGES, Action, GameView, Option, Status, StatusKind, Tracker, TrackerConfig, Update
 
 Move = Any
 Observation = Any
@@ -100,7 +100,7 @@ class TrackerLink:
         """The tracker's current status."""
         with self._lock:
             if self.last is None:
-                return Status(StatusKind.IDLE, "no observation yet", 0.0)
+                return Status(StatusKind.IDLE, MESSAGES["no_observation"], 0.0, key="no_observation")
             return self.last.status
 
     def status_dict(self) -> dict[str, Any]:
@@ -255,7 +255,15 @@ class TrackerLink:
         if self.tracker is not None:
             self.tracker.forget_questions()
         if self.last is not None:
-            st = replace(self.last.status, kind=StatusKind.SETTLING, message="answer entered", prompt=None, desync=None)
+            st = replace(
+                self.last.status,
+                kind=StatusKind.SETTLING,
+                message=MESSAGES["answer_entered"],
+                key="answer_entered",
+                args=(),
+                prompt=None,
+                desync=None,
+            )
             self.last = replace(self.last, status=st)
             subs = list(self._subscribers)
             for cb in subs:
