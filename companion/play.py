@@ -30,7 +30,7 @@ import webbrowser
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 SOURCES = {
     "recognizer": "the camera pipeline (vision.recognizer) reading the rendered pictures, enrolled from the setup",
@@ -127,6 +127,89 @@ def _fail(cmd: str, message: str) -> int:
 
 
 # --- the simulated table ---------------------------------------------------------------------------
+DEMO_SPEEDS: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0)
+"""The speeds of the camera demo (the page's speed control): at 2 and more only every n-th picture of a
+hand moving over the table is rendered and read (the first and the last of each movement always),
+the quiet frames between moves all are — the camera pipeline needs them to commit a move."""
+TRUTH_CACHE = 64
+"""Tables whose ground truth the demo keeps (each holds some 150 KB of pixel positions): the last few
+are all it reads again."""
+
+
+class DemoFrames:
+    """The frames of a simulated game for the camera loop, at the speed the page sets
+    (:data:`DEMO_SPEEDS`; a :class:`webui.demo.SpeedControl`). ``truth``: also the perfect reading
+    of each frame and its ground truth (``--vision truth``); else only the picture, which the camera
+    pipeline reads. ``on_speed(speed)`` is told of every change (the loop's pace follows)."""
+
+    speeds = DEMO_SPEEDS
+
+    def __init__(
+        self,
+        playback: Any,
+        table_camera: Any,
+        *,
+        render: bool = True,
+        truth: bool = False,
+        degrade: Callable[[Any, Hashable], Any] | None = None,
+        speed: float = 1,
+    ) -> None:
+        self.playback = playback
+        self.table_camera = table_camera
+        self.render = render
+        self.truth = truth
+        self.degrade = degrade
+        self._speed = float(speed) if speed in DEMO_SPEEDS else 1.0
+        self.on_speed: Callable[[float], None] | None = None
+        self.shown = 0  # frames handed out
+        self.skipped = 0  # frames of moving hands left out at a higher speed
+        self.position = 0  # the playback frame reached
+
+    @property
+    def speed(self) -> float:
+        """The speed now (one of :data:`DEMO_SPEEDS`)."""
+        return self._speed
+
+    @speed.setter
+    def speed(self, value: float) -> None:
+        if value not in DEMO_SPEEDS:
+            raise ValueError(f"speed must be one of {', '.join(f'{s:g}' for s in DEMO_SPEEDS)}")
+        self._speed = float(value)
+        if self.on_speed is not None:
+            self.on_speed(self._speed)
+
+    def _keep(self, i: int, run: int) -> bool:
+        frames = self.playback.frames
+        f = frames[i]
+        if f.settled or self._speed <= 1:
+            return True
+        first = i == 0 or frames[i - 1].settled
+        last = i + 1 == len(frames) or frames[i + 1].settled
+        return first or last or run % int(self._speed) == 0
+
+    def __iter__(self) -> Iterator[Any]:
+        from games.tribes.sim.playback import SimFrame
+
+        tc = self.table_camera
+        run = 0
+        for i, f in enumerate(self.playback.frames):
+            self.position = i
+            run = 0 if f.settled else run + 1
+            if not self._keep(i, run):
+                self.skipped += 1
+                continue
+            image = tc.image(f) if self.render else None
+            if self.truth:
+                obs = tc.observe(f)
+                if self.degrade is not None:
+                    obs = self.degrade(obs, tc.scene(f))
+                frame = SimFrame(f, image, obs, tc.truth(f))
+            else:
+                frame = SimFrame(f, image, cast(Any, None), {})  # nothing reads the truth
+            self.shown += 1
+            yield frame
+
+
 @dataclass
 class SimSession:
     """Everything a simulated camera session needs: the game played, its frames, the observation
@@ -135,7 +218,7 @@ class SimSession:
     game: Any
     playback: Any
     table_camera: Any
-    frames: Iterator[Any]
+    frames: DemoFrames
     recognize: Callable[[Any], Any]
     annotate: Callable[[Any, Any, dict[str, Any]], bytes]
     runtime: Any
@@ -224,7 +307,7 @@ def sim_session(
     runtime.new_game(names)
     link = TrackerLink(runtime)
     if vision == "truth":
-        table_camera = TableCamera(renderer, camera)
+        table_camera = TableCamera(renderer, camera, cache=TRUTH_CACHE)
         degrade = None
         if noise != "none":
             model = Noise(PRESETS[noise], seed, [c for _, c in names])
@@ -232,7 +315,7 @@ def sim_session(
             def degrade(obs: Any, scene: Hashable) -> Any:
                 return model.apply(obs, scene)
 
-        frames = table_camera.frames(playback, degrade, render=render)
+        frames = DemoFrames(playback, table_camera, render=render, truth=True, degrade=degrade)
 
         def recognize(frame: Any) -> Any:
             return frame.observation  # the perfect reading of the ground truth, with noise
@@ -243,7 +326,7 @@ def sim_session(
     from games.tribes.vision.recognizer import Recognizer
 
     light = Light()
-    table_camera = TableCamera(renderer, camera, light, Effects(noise=SENSOR_NOISE))
+    table_camera = TableCamera(renderer, camera, light, Effects(noise=SENSOR_NOISE), cache=TRUTH_CACHE)
     faces = [k for k in renderer.pack.faces if k.startswith(("event-", "achievement-"))]
     enrollment = enroll_rendered(
         renderer, game, camera, light, SENSOR_NOISE, renderer.pack, faces, pack_source="event and achievement tiles"
@@ -252,7 +335,7 @@ def sim_session(
         Recognizer(layout, game.states[0].profile, enrollment, stream=True, fps=playback.fps)
     )
     runtime.submit(game.moves[0])  # the setup, as the user confirmed it for the enrollment
-    frames = table_camera.frames(playback, render=True)
+    frames = DemoFrames(playback, table_camera, render=True)  # the pictures alone: the pipeline reads them
 
     def read(frame: Any) -> Any:
         return recognizer.read(frame.image, frame_no=frame.frame.index, time_s=frame.frame.time)
@@ -292,6 +375,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
     from webui.app import create_app
     from webui.camera import FrameHub, attach
+    from webui.demo import register as register_demo
     from webui.server import LiveServer
 
     try:
@@ -330,14 +414,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
         live.attach(session.runtime)
     app = create_app(session.runtime, {"SSE_HEARTBEAT": 15.0}, leds=live)
     frames = FrameHub()
+    fps = session.playback.fps
     loop = CameraLoop(
         session.frames,
         session.recognize,
         session.link,
         annotate=session.annotate,
         publish=frames.publish,
-        pace=1.0 / (session.playback.fps * args.speed),
+        pace=1.0 / (fps * args.speed),
     )
+
+    def on_speed(speed: float) -> None:  # the page's speed control: the loop's pace follows
+        loop.pace = 1.0 / (fps * speed)
+
+    session.frames.on_speed = on_speed
+    if args.speed in DEMO_SPEEDS:
+        session.frames.speed = args.speed
+    register_demo(session.runtime, session.frames)
     attach(app, session.link, frames, camera_stats=loop.stats.to_dict, source=session.source)
     try:
         server = LiveServer(app, args.host, args.port)
@@ -371,7 +464,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if live is not None:
             live.close()
         snap = session.runtime.snapshot()
-        shown = session.playback.frames[max(0, min(loop.stats.frames, len(session.playback.frames)) - 1)].time
+        shown = session.playback.frames[min(session.frames.position, len(session.playback.frames) - 1)].time
         print(
             f"recorded {len(snap.moves)} moves; the simulated game has {len(session.game.moves)}; "
             f"{loop.stats.frames} frames ({shown:.0f} s of play) in {time.monotonic() - t0:.0f} s, "
@@ -680,6 +773,16 @@ def start_camera(args: argparse.Namespace, runtime: Any, app: Any) -> Callable[[
         flow = camera.flow
         stats = camera.stats
     loop = CameraLoop(source, recognize, link, annotate=annotate, publish=frames_hub.publish, pace=pace)
+    if args.camera == "sim":  # a demo too: the page sets its speed
+        from webui.demo import register as register_demo
+
+        fps = session.playback.fps
+
+        def on_speed(speed: float) -> None:
+            loop.pace = 1.0 / (fps * speed)
+
+        session.frames.on_speed = on_speed
+        register_demo(runtime, session.frames)
 
     def camera_stats() -> dict[str, Any]:
         out = loop.stats.to_dict()

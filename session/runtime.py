@@ -169,6 +169,8 @@ class Snapshot:
     journal: str | None
     entries: tuple[dict[str, Any], ...] = field(default=())
     game: GamePlugin | None = None
+    created: str | None = None
+    """When the game was started (the journal header's ``created``, ISO 8601 UTC)."""
 
     @property
     def state(self) -> State:
@@ -223,6 +225,7 @@ class GameRuntime:
         self._game: Record | None = None
         self._journal: JournalFile | None = None
         self._entries: list[dict[str, Any]] = []
+        self._created: str | None = None
         self._base = 0
         self._plugin = games.get(game) if isinstance(game, str) else game or games.get(games.DEFAULT)
         self._profiles: dict[str, BoxData | None] = {}
@@ -302,6 +305,7 @@ class GameRuntime:
                 self._journal.path.name if self._journal else None,
                 tuple(self._entries),
                 self._plugin,
+                self._created,
             )
 
     def export(self) -> dict[str, Any]:
@@ -401,9 +405,7 @@ class GameRuntime:
                 record = Record.from_position(plugin, rules.state_from_json(position, "position", prof))
             else:
                 if not players:
-                    raise ValueError(
-                        f"players: name {plugin.info.min_players} to {plugin.info.max_players} players"
-                    )
+                    raise ValueError(f"players: name {plugin.info.min_players} to {plugin.info.max_players} players")
                 record = Record.new(plugin, rules.settings(list(players), prof))
             if setup is not None:
                 record.push(setup)
@@ -432,6 +434,7 @@ class GameRuntime:
             self._plugin = plugin
             self._base = base
             self._entries = entries
+            self._created = str(header["created"])
             return self._change("new", game_.moves[-1] if game_.moves else None, None)
 
     def submit(self, move: Any, state_id: int | None = None) -> Change:
@@ -555,6 +558,8 @@ class GameRuntime:
         self._game = game
         self._base = contents.header["base_state_id"]
         self._entries = list(contents.entries)
+        created = contents.header.get("created")
+        self._created = created if isinstance(created, str) else None
         self._change("resume", game.moves[-1] if game.moves else None, None)
 
 
