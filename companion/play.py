@@ -210,6 +210,60 @@ class DemoFrames:
             yield frame
 
 
+class DemoAnswers:
+    """The simulated players answer the camera's questions themselves: a prompt (which move was it?) or
+    a desync left open for ``delay`` seconds (shown on the page meanwhile) is answered with the option
+    that keeps the record a beginning of the simulated game — what the players would tap. Call
+    :meth:`tick` before each frame is read."""
+
+    def __init__(
+        self, game: Any, runtime: Any, link: Any, delay: float = 3.0, clock: Callable[[], float] = time.monotonic
+    ):
+        self.game = game
+        self.runtime = runtime
+        self.link = link
+        self.delay = delay
+        self.clock = clock
+        self.answered = 0
+        self._open: tuple[int, float] | None = None
+
+    def choice(self, options: Any) -> int | None:
+        """The option that leaves the record a beginning of the simulated game (the longest), if any."""
+        truth = [str(m) for m in self.game.moves]
+        moves = [str(m) for m in self.runtime.snapshot().moves]
+        best: tuple[int, int] | None = None
+        for i, o in enumerate(options):
+            after = moves[: len(moves) - o.back] + [str(m) for m in o.moves]
+            if (o.moves or o.back) and after == truth[: len(after)] and (best is None or len(after) > best[1]):
+                best = (i, len(after))
+        return None if best is None else best[0]
+
+    def tick(self) -> None:
+        """Answer the open question once it has been open for ``delay`` seconds."""
+        from tracker.link import AnswerError
+
+        st = self.link.status
+        q = st.prompt or st.desync
+        if q is None:
+            self._open = None
+            return
+        now = self.clock()
+        if self._open is None or self._open[0] != q.id:
+            self._open = (q.id, now)
+            return
+        if now - self._open[1] < self.delay:
+            return
+        i = self.choice(q.options)
+        self._open = (q.id, now + 3600.0)  # one try per question
+        if i is None:
+            return
+        try:
+            self.link.answer(q.id, i)
+            self.answered += 1
+        except AnswerError as exc:
+            print(f"demo: could not answer the camera's question: {exc}", file=sys.stderr)
+
+
 @dataclass
 class SimSession:
     """Everything a simulated camera session needs: the game played, its frames, the observation
@@ -225,6 +279,7 @@ class SimSession:
     link: Any
     source: str
     recognizer: Any = None
+    answers: DemoAnswers | None = None
 
 
 def camera_recognizer(recognizer: Any) -> Any:
@@ -268,6 +323,7 @@ def sim_session(
     render: bool = True,
     vision: str = "recognizer",
     runtime: Any = None,
+    answer_after: float | None = 3.0,
 ) -> SimSession:
     """A simulated game (``end``: only its first moves) on a rendered table, ready to be read.
 
@@ -275,7 +331,8 @@ def sim_session(
     rendered setup (:func:`vision.evaluation.enroll_rendered`); the setup move is entered into the runtime as the user
     confirms it when enrolling. ``truth`` — the renderer's ground truth read perfectly and degraded by
     the ``noise`` model; the tracker reads the setup off the table. ``runtime``: the game runtime to
-    play into (default: a new one in ``data_dir``)."""
+    play into (default: a new one in ``data_dir``). ``answer_after``: the simulated players answer a
+    question of the camera left open this many seconds (:class:`DemoAnswers`; None: never)."""
     from games.tribes.rules.game import simulate
     from games.tribes.sim.noise import PRESETS, Noise
     from games.tribes.sim.packs import builtin_pack
@@ -317,11 +374,17 @@ def sim_session(
 
         frames = DemoFrames(playback, table_camera, render=render, truth=True, degrade=degrade)
 
+        answers = DemoAnswers(game, runtime, link, answer_after) if answer_after is not None else None
+
         def recognize(frame: Any) -> Any:
+            if answers is not None:
+                answers.tick()
             return frame.observation  # the perfect reading of the ground truth, with noise
 
         draw = annotator(lambda f: f.image, lambda f: f.truth if f.observation.settled else None, width=960)
-        return SimSession(game, playback, table_camera, frames, recognize, draw, runtime, link, SOURCES[vision])
+        return SimSession(
+            game, playback, table_camera, frames, recognize, draw, runtime, link, SOURCES[vision], None, answers
+        )
     from games.tribes.sim.evaluation import enroll_rendered
     from games.tribes.vision.recognizer import Recognizer
 
@@ -337,13 +400,41 @@ def sim_session(
     runtime.submit(game.moves[0])  # the setup, as the user confirmed it for the enrollment
     frames = DemoFrames(playback, table_camera, render=True)  # the pictures alone: the pipeline reads them
 
+    answers = DemoAnswers(game, runtime, link, answer_after) if answer_after is not None else None
+
     def read(frame: Any) -> Any:
+        if answers is not None:
+            answers.tick()
         return recognizer.read(frame.image, frame_no=frame.frame.index, time_s=frame.frame.time)
 
     def draw_read(frame: Any, obs: Any, status: dict[str, Any]) -> bytes:
         return picture(frame.image, obs, status, 960, recognizer)
 
-    return SimSession(game, playback, table_camera, frames, read, draw_read, runtime, link, SOURCES[vision], recognizer)
+    return SimSession(
+        game, playback, table_camera, frames, read, draw_read, runtime, link, SOURCES[vision], recognizer, answers
+    )
+
+
+def _port_busy(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (one line), or None: the demo finds out before it renders
+    and enrolls anything (the server binds the same way: SO_REUSEADDR)."""
+    import socket
+
+    if not 0 <= port <= 65535:
+        return "--port must be 0 to 65535"
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(addr)
+        except OSError as exc:
+            why = exc.strerror or exc
+            return f"cannot listen on {host}:{port}: {why} (another program uses it: choose another --port)"
+    return None
 
 
 def _has_display() -> bool:
@@ -359,6 +450,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     plugin = plugin_of(args)
     if args.speed <= 0:
         return _fail("demo", "--speed must be positive")
+    busy = _port_busy(args.host, args.port)
+    if busy:
+        return _fail("demo", busy)
     info = plugin.info
     if not info.min_players <= args.players <= info.max_players:
         return _fail("demo", f"--players: {info.title} is played by {info.min_players} to {info.max_players}")
