@@ -52,6 +52,11 @@ def register(runtime: Any, control: SpeedControl) -> None:
     _CONTROLS[runtime] = control
 
 
+def unregister(runtime: Any) -> None:
+    """No demo plays through ``runtime`` any more (the page hides the speed control)."""
+    _CONTROLS.pop(runtime, None)
+
+
 def control_of(runtime: Any) -> SpeedControl | None:
     """The speed control of the demo playing through ``runtime``, if any."""
     return _CONTROLS.get(runtime)
@@ -124,6 +129,7 @@ class DemoPlayer:
         """Stop after the current step."""
         self._stop.set()
         self._wake.set()
+        unregister(self.runtime)
         if self._thread:
             self._thread.join(timeout=5)
 

@@ -92,7 +92,8 @@
     const kind = st.kind || "idle";
     const title = t("cam_" + kind);
     let msg = said(st);
-    if (msg.toLowerCase() === title.toLowerCase()) msg = ""; // never the same words twice
+    // never the same words twice: not the title again, not the question the prompt below asks
+    if (msg.toLowerCase() === title.toLowerCase() || (st.prompt && msg === said(st.prompt))) msg = "";
     if (open === null) open = localStorage.getItem(KEY) !== null ? localStorage.getItem(KEY) === "1" : window.innerWidth >= 700;
     const needs = st.enrollment && st.enrollment.state !== "enrolled";
     const shown = open || needs;

@@ -115,7 +115,7 @@ function showWhy(el, why) {
   let box = $("#why");
   if (!box) {
     box = document.createElement("div");
-    box.id = "why"; box.className = "whytip"; box.dataset.testid = "why"; box.setAttribute("role", "status");
+    box.id = "why"; box.className = "whytip"; box.dataset.testid = "why-tip"; box.setAttribute("role", "status");
     document.body.append(box);
   }
   box.textContent = why;

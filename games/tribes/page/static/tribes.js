@@ -198,14 +198,14 @@ export function mount(shell) {
       const cls = ["tile", isEvt ? "evt" : "", free ? "free" : "", no ? "no" : "", S.pick === slot || (S.build && S.build.slot === slot) ? "sel" : ""].join(" ");
       const cost = slot - 1;
       const e = isEvt ? evtById(rt.event) : null;
-      const why = no ? shell.disabled(`${t("slot")} ${slot}: ${reasonText(info.reason)}`) : "";
+      const why = no ? shell.disabled(reasonText(info.reason)) : "";
       return `<button class="${cls}" data-testid="tile-${slot}" data-tile="${slot}" ${why} aria-label="${h(`${slot}. ${isEvt ? t("event") + " " : ""}${tileName(rt)}`)}">
         <span class="slot">${slot}${free ? ` <span class="freebadge">${h(t("free"))}</span>` : cost ? ` <span class="cost">${shells(cost)}</span>` : ""}</span>
         <span class="nm">${h(tileShort(rt))}${a && a.hand ? ` <span class="hand" title="${h(t("handTip"))}">${ICON.hand}</span>` : ""}</span>
         ${isEvt ? `<span class="evtag"${prov(e && e.provisional)}>${ICON.lightning} ${h(t("event"))}${e ? ` · ${h(t("eraN", { e: e.era }))}` : ""}</span>` : ""}
         ${rt.shells ? `<span class="on">+${shells(rt.shells)}</span>` : ""}</button>`;
     });
-    setHtml($("#row"), `${rowHead()}<div class="rowtiles" data-testid="row" style="--n:${cards.length}">${cards.join("")}</div>`);
+    setHtml($("#row"), `${rowHead()}<div class="rowtiles" data-testid="row" style="--n:${cards.length};--cols:${cards.length <= 6 ? 3 : 4}">${cards.join("")}</div>`);
   }
   // the shell's LED bar lies along the action row: its status beside the heading, the dots above the tiles
   function rowHead() {
@@ -345,7 +345,7 @@ export function mount(shell) {
     if (p.kind === "setup") {
       return `<p>${h(t("setupNeeded"))}</p><button class="act" data-testid="open-setup" data-do="open-setup">${h(t("openSetup"))}</button>`;
     }
-    if (p.kind === "game_over") return `<p><b>${h(t("gameOver"))}</b></p>`;
+    if (p.kind === "game_over") return "";
     if (p.kind === "first_member") {
       if (!b) S.build = { kind: "start", hex: null };
       html += `<p>${h(t("firstMember"))}: ${h(t("tapHexes"))}</p>` + p.hexes.map((x) => chip(x, `data-hexchip="${x}"`, S.build.hex === x)).join("");
@@ -437,7 +437,7 @@ export function mount(shell) {
         <button class="act" id="confirm" data-testid="confirm" data-do="confirm" ${ready ? "" : shell.disabled(t("notReady"))}>${h(t("confirm"))}</button>
         <button class="sec" data-do="cancel">${h(t("cancel"))}</button></div>`;
     }
-    let html = `<h2>${h(t("enter"))}</h2>`;
+    let html = v.over ? "" : `<h2>${h(t("enter"))}</h2>`;
     if (cam) html += cameraNote(v) + `<details class="byhand" data-testid="byhand"${S.byHand ? " open" : ""}><summary>${h(t("byHand"))}</summary>${body}</details>`;
     else html += body;
     setHtml(el, html + `<div data-widget="controls"></div>`);
