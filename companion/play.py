@@ -25,6 +25,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 import webbrowser
 from collections.abc import Callable, Hashable, Iterator
@@ -64,7 +65,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.add_argument("--policy", default="greedy", choices=("greedy", "random"))
     d.add_argument("--port", type=int, default=8321, help="port (0 picks a free one)")
     d.add_argument("--host", default="127.0.0.1")
-    d.add_argument("--speed", type=float, default=1.0, help="playback speed (2 = twice as fast)")
+    d.add_argument(
+        "--speed",
+        type=float,
+        default=1.0,
+        help="playback speed (2 = twice as fast; Tribes: 1, 2, 4 or 8 also leave out pictures of moving hands, "
+        "and the page can change it)",
+    )
     d.add_argument("--pack", default="sketch", help="art pack of the rendered table (default sketch, held out)")
     d.add_argument(
         "--vision",
@@ -79,6 +86,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     d.add_argument("--no-browser", action="store_true", help="do not open the page")
     d.add_argument("--seconds", type=float, default=0.0, help="stop after this many seconds (0: Ctrl+C)")
+    d.add_argument(
+        "--games", type=int, default=0, help="Tribes: stop after this many games (0: game after game, a new seed each)"
+    )
     from devices.cli import add_strip_options  # the LED strip as in 'serve --leds' (docs/leds.md)
 
     add_strip_options(
@@ -164,6 +174,7 @@ class DemoFrames:
         self.shown = 0  # frames handed out
         self.skipped = 0  # frames of moving hands left out at a higher speed
         self.position = 0  # the playback frame reached
+        self.frame: Any = None  # that playback frame (what the table shows: the ground truth)
 
     @property
     def speed(self) -> float:
@@ -194,6 +205,7 @@ class DemoFrames:
         run = 0
         for i, f in enumerate(self.playback.frames):
             self.position = i
+            self.frame = f
             run = 0 if f.settled else run + 1
             if not self._keep(i, run):
                 self.skipped += 1
@@ -211,21 +223,31 @@ class DemoFrames:
 
 
 class DemoAnswers:
-    """The simulated players answer the camera's questions themselves: a prompt (which move was it?) or
-    a desync left open for ``delay`` seconds (shown on the page meanwhile) is answered with the option
-    that keeps the record a beginning of the simulated game — what the players would tap. Call
+    """The simulated players answer the camera's questions themselves, as they would on the page: a
+    prompt (which move was it?) left open for ``delay`` seconds (shown on the page meanwhile) is
+    answered with the option that keeps the record a beginning of the simulated game; a desync that
+    stays for ``delay`` seconds is fixed by correcting the record to what the table shows (``shows()``:
+    the moves physically complete, the ground truth; Undo and Correct, like a person). Call
     :meth:`tick` before each frame is read."""
 
     def __init__(
-        self, game: Any, runtime: Any, link: Any, delay: float = 3.0, clock: Callable[[], float] = time.monotonic
+        self,
+        game: Any,
+        runtime: Any,
+        link: Any,
+        delay: float = 3.0,
+        clock: Callable[[], float] = time.monotonic,
+        shows: Callable[[], list[Any]] | None = None,
     ):
         self.game = game
         self.runtime = runtime
         self.link = link
         self.delay = delay
         self.clock = clock
+        self.shows = shows
         self.answered = 0
-        self._open: tuple[int, float] | None = None
+        self.fixed = 0
+        self._open: tuple[Any, float] | None = None
 
     def choice(self, options: Any) -> int | None:
         """The option that leaves the record a beginning of the simulated game (the longest), if any."""
@@ -247,21 +269,104 @@ class DemoAnswers:
         if q is None:
             self._open = None
             return
+        key = ("prompt", q.id) if st.prompt else ("desync", q.state_id)
         now = self.clock()
-        if self._open is None or self._open[0] != q.id:
-            self._open = (q.id, now)
+        if self._open is None or self._open[0] != key:
+            self._open = (key, now)
             return
         if now - self._open[1] < self.delay:
             return
-        i = self.choice(q.options)
-        self._open = (q.id, now + 3600.0)  # one try per question
-        if i is None:
-            return
+        self._open = (key, now + 3600.0)  # one try per question
+        i = self.choice(q.options) if st.prompt else None
+        if i is not None:
+            try:
+                self.link.answer(q.id, i)
+                self.answered += 1
+                return
+            except AnswerError as exc:
+                print(f"demo: could not answer the camera's question: {exc}", file=sys.stderr)
+        if st.desync is not None and self.shows is not None:
+            self.fix(self.shows())
+
+    def fix(self, want: list[Any]) -> None:
+        """Make the record ``want`` (what the table shows) as a person would: take back or correct
+        where it differs, enter what is missing."""
+        from session.runtime import RuntimeRefusal
+
+        rt = self.runtime
+        moves = list(rt.snapshot().moves)
+        k = 0
+        while k < min(len(moves), len(want)) and str(moves[k]) == str(want[k]):
+            k += 1
         try:
-            self.link.answer(q.id, i)
-            self.answered += 1
-        except AnswerError as exc:
-            print(f"demo: could not answer the camera's question: {exc}", file=sys.stderr)
+            if k < len(moves):
+                if k < len(want):
+                    rt.correct(k, want[k], rest="truncate")
+                    k += 1
+                else:
+                    while len(rt.snapshot().moves) > k:
+                        rt.undo()
+            for m in want[k:]:
+                rt.submit(m)
+            self.fixed += 1
+        except (ValueError, RuntimeRefusal) as exc:  # illegal, or refused: the next desync tries again
+            print(f"demo: could not correct the record: {exc}", file=sys.stderr)
+
+
+class DemoSeries:
+    """Game after game on the simulated table for the camera demo: the frames of one session, a pause
+    of ``between`` seconds (the page shows the end of the game), then a new game with the next seed,
+    read into the same runtime and tracker link (``make(k)``: the k-th session). A speed control like
+    :class:`DemoFrames` (the speed carries over to the next game). ``games``: stop after that many
+    (0: never)."""
+
+    speeds = DEMO_SPEEDS
+
+    def __init__(self, first: SimSession, make: Callable[[int], SimSession], between: float = 10.0, games: int = 0):
+        self.current = first
+        self.make = make
+        self.between = between
+        self.games = games
+        self.played = 0  # games whose frames were all shown
+        self.on_speed: Callable[[float], None] | None = None
+        self._speed = first.frames.speed
+        self._stop = threading.Event()
+
+    @property
+    def speed(self) -> float:
+        """The speed now (one of :data:`DEMO_SPEEDS`)."""
+        return self._speed
+
+    @speed.setter
+    def speed(self, value: float) -> None:
+        self.current.frames.speed = value  # checks the value
+        self._speed = float(value)
+        if self.on_speed is not None:
+            self.on_speed(self._speed)
+
+    def stop(self) -> None:
+        """End the pause between games at once (the loop stops after the current frame)."""
+        self._stop.set()
+
+    def recognize(self, frame: Any) -> Any:
+        """Read a frame with the current game's camera pipeline."""
+        return self.current.recognize(frame)
+
+    def annotate(self, frame: Any, obs: Any, status: dict[str, Any]) -> bytes:
+        """Draw what the current game's camera pipeline read."""
+        return self.current.annotate(frame, obs, status)
+
+    def __iter__(self) -> Iterator[Any]:
+        k = 0
+        while True:
+            frames = self.current.frames
+            frames.speed = self._speed
+            yield from frames
+            self.played += 1
+            if (self.games and self.played >= self.games) or self._stop.wait(self.between):
+                return
+            k += 1
+            self.current = self.make(k)
 
 
 @dataclass
@@ -324,6 +429,7 @@ def sim_session(
     vision: str = "recognizer",
     runtime: Any = None,
     answer_after: float | None = 3.0,
+    link: Any = None,
 ) -> SimSession:
     """A simulated game (``end``: only its first moves) on a rendered table, ready to be read.
 
@@ -332,7 +438,8 @@ def sim_session(
     confirms it when enrolling. ``truth`` — the renderer's ground truth read perfectly and degraded by
     the ``noise`` model; the tracker reads the setup off the table. ``runtime``: the game runtime to
     play into (default: a new one in ``data_dir``). ``answer_after``: the simulated players answer a
-    question of the camera left open this many seconds (:class:`DemoAnswers`; None: never)."""
+    question of the camera left open this many seconds (:class:`DemoAnswers`; None: never). ``link``:
+    the tracker link to read into (default: a new one on the runtime)."""
     from games.tribes.rules.game import simulate
     from games.tribes.sim.noise import PRESETS, Noise
     from games.tribes.sim.packs import builtin_pack
@@ -362,7 +469,7 @@ def sim_session(
     if runtime is None:
         runtime = GameRuntime(data_dir, fsync=False, resume=False)
     runtime.new_game(names)
-    link = TrackerLink(runtime)
+    link = link or TrackerLink(runtime)
     if vision == "truth":
         table_camera = TableCamera(renderer, camera, cache=TRUTH_CACHE)
         degrade = None
@@ -374,7 +481,13 @@ def sim_session(
 
         frames = DemoFrames(playback, table_camera, render=render, truth=True, degrade=degrade)
 
-        answers = DemoAnswers(game, runtime, link, answer_after) if answer_after is not None else None
+        answers = (
+            DemoAnswers(
+                game, runtime, link, answer_after, shows=lambda: frames.frame.shows(game) if frames.frame else []
+            )
+            if answer_after is not None
+            else None
+        )
 
         def recognize(frame: Any) -> Any:
             if answers is not None:
@@ -400,7 +513,11 @@ def sim_session(
     runtime.submit(game.moves[0])  # the setup, as the user confirmed it for the enrollment
     frames = DemoFrames(playback, table_camera, render=True)  # the pictures alone: the pipeline reads them
 
-    answers = DemoAnswers(game, runtime, link, answer_after) if answer_after is not None else None
+    answers = (
+        DemoAnswers(game, runtime, link, answer_after, shows=lambda: frames.frame.shows(game) if frames.frame else [])
+        if answer_after is not None
+        else None
+    )
 
     def read(frame: Any) -> Any:
         if answers is not None:
@@ -453,6 +570,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     busy = _port_busy(args.host, args.port)
     if busy:
         return _fail("demo", busy)
+    if args.games < 0:
+        return _fail("demo", "--games must be 0 (game after game) or more")
     info = plugin.info
     if not info.min_players <= args.players <= info.max_players:
         return _fail("demo", f"--players: {info.title} is played by {info.min_players} to {info.max_players}")
@@ -488,32 +607,39 @@ def cmd_demo(args: argparse.Namespace) -> int:
     tmp = tempfile.TemporaryDirectory(prefix="tribes-demo-")
     if args.vision == "recognizer":
         print("demo: rendering the setup and enrolling the camera pipeline from it …", flush=True)
-    try:
-        session = sim_session(
+
+    def make(k: int, runtime: Any = None, link: Any = None) -> SimSession:
+        return sim_session(
             tmp.name,
             players=args.players,
-            seed=args.seed,
+            seed=args.seed + k,
             policy=args.policy,
             pack=args.pack,
             noise=args.noise,
             width=args.width,
             vision=args.vision,
+            runtime=runtime,
+            link=link,
         )
+
+    try:
+        session = make(0)
     except VisionError as exc:
         tmp.cleanup()
         if live is not None:
             live.close()
         return _fail("demo", f"the camera pipeline cannot start: {exc}")
+    series = DemoSeries(session, lambda k: make(k, session.runtime, session.link), games=args.games)
     if live is not None:
         live.attach(session.runtime)
     app = create_app(session.runtime, {"SSE_HEARTBEAT": 15.0}, leds=live)
     frames = FrameHub()
     fps = session.playback.fps
     loop = CameraLoop(
-        session.frames,
-        session.recognize,
+        series,
+        series.recognize,
         session.link,
-        annotate=session.annotate,
+        annotate=series.annotate,
         publish=frames.publish,
         pace=1.0 / (fps * args.speed),
     )
@@ -521,10 +647,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     def on_speed(speed: float) -> None:  # the page's speed control: the loop's pace follows
         loop.pace = 1.0 / (fps * speed)
 
-    session.frames.on_speed = on_speed
+    series.on_speed = on_speed
     if args.speed in DEMO_SPEEDS:
-        session.frames.speed = args.speed
-    register_demo(session.runtime, session.frames)
+        series.speed = args.speed
+    register_demo(session.runtime, series)
     attach(app, session.link, frames, camera_stats=loop.stats.to_dict, source=session.source)
     try:
         server = LiveServer(app, args.host, args.port)
@@ -551,6 +677,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        series.stop()
         loop.stop()
         frames.close()
         app.extensions["companion"]["camera"]["feed"].close()
@@ -558,11 +685,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if live is not None:
             live.close()
         snap = session.runtime.snapshot()
-        shown = session.playback.frames[min(session.frames.position, len(session.playback.frames) - 1)].time
+        cur = series.current
+        shown = cur.playback.frames[min(cur.frames.position, len(cur.playback.frames) - 1)].time
         print(
-            f"recorded {len(snap.moves)} moves; the simulated game has {len(session.game.moves)}; "
-            f"{loop.stats.frames} frames ({shown:.0f} s of play) in {time.monotonic() - t0:.0f} s, "
-            f"reading {loop.stats.to_dict()['recognize_ms']:.0f} ms per frame"
+            f"{series.played} game(s) played; this one: recorded {len(snap.moves)} moves, the simulated game has "
+            f"{len(cur.game.moves)}; {loop.stats.frames} frames in all ({shown:.0f} s of this game's play) in "
+            f"{time.monotonic() - t0:.0f} s, reading {loop.stats.to_dict()['recognize_ms']:.0f} ms per frame"
         )
         session.runtime.close()
         tmp.cleanup()

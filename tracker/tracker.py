@@ -877,7 +877,8 @@ class Tracker:
         else:
             msg, key, margs = say("disagree", where=where)
         prev = self._desync
-        keep_id = prev.id if prev and prev.facts == facts and prev.options == fixes else self._next_id()
+        same = prev is not None and _same_facts(prev.facts, facts) and _same_options(prev.options, fixes)
+        keep_id = prev.id if prev is not None and same else self._next_id()
         since = prev.since if prev else t
         self._desync = Desync(keep_id, game.state_id, facts, near, fixes, msg, since, key, margs)
         return Update(self._told(t, hidden))
@@ -933,10 +934,22 @@ class Tracker:
             msg, key, margs = say("position_before", move=str(last))
         options = tuple(Option(tuple(n.moves), n.back, n.deficit) for n in (fixes or ([best] if best.moves else [])))
         prev = self._desync
-        did = prev.id if prev and prev.closest == option and prev.options == options else self._next_id()
+        same = prev is not None and _same_options([prev.closest], [option]) and _same_options(prev.options, options)
+        did = prev.id if prev is not None and same else self._next_id()
         since = prev.since if prev else t
         self._desync = Desync(did, game.state_id, facts, option, options, msg, since, key, margs)
         return Update(self._told(t, hidden))
+
+
+def _same_facts(a: Sequence[FactDiff], b: Sequence[FactDiff]) -> bool:
+    """The same disagreements (where, expected, seen), however strongly each frame supports them: a
+    desync keeps its id while the table stays the same, so a fix tapped on the page still finds it."""
+    return [(f.key, f.expected, f.seen) for f in a] == [(f.key, f.expected, f.seen) for f in b]
+
+
+def _same_options(a: Sequence[Option], b: Sequence[Option]) -> bool:
+    """The same fixes offered (their moves and takebacks, whatever their deficit)."""
+    return [(o.back, o.moves) for o in a] == [(o.back, o.moves) for o in b]
 
 
 def _names(game: GameView, seating: Seating, rules: Any) -> dict[int, str]:

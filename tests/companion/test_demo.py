@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion.cli import main
-from companion.play import DEMO_SPEEDS, DemoAnswers, DemoFrames
+from companion.play import DEMO_SPEEDS, DemoAnswers, DemoFrames, DemoSeries
 from games.tribes.rules.game import simulate
 from session.runtime import GameRuntime
 from tracker.tracker import Option
@@ -114,6 +114,13 @@ class _Prompt:
     options: tuple[Option, ...]
 
 
+@dataclass
+class _Desync:
+    id: int
+    state_id: int
+    options: tuple[Option, ...]
+
+
 def test_the_simulated_players_answer_the_cameras_question_with_what_they_did(tmp_path):
     game = simulate([("Ann", "red"), ("Bob", "blue")], seed=2, policies="random")
     rt = GameRuntime(tmp_path, fsync=False)
@@ -134,6 +141,16 @@ def test_the_simulated_players_answer_the_cameras_question_with_what_they_did(tm
     assert link.answers == [(7, 2)] and answers.answered == 1  # once, with what the game did
     undo = Option((), back=1)
     assert answers.choice((Option((game.moves[7],)), undo)) == 1  # taking back is right when it leads back to the game
+    # a desync that stays: the players correct the record to what the table shows
+    rt.submit(game.moves[5])
+    rt.correct(5, next(m for m in rt.game.rules.legal_moves(rt.snapshot().states[5]) if m != game.moves[5]))
+    table = list(game.moves[:8])
+    link.status = _Status(desync=_Desync(9, rt.state_id, ()))
+    answers.shows = lambda: table
+    answers.tick()
+    now[0] = 10.0
+    answers.tick()
+    assert [str(m) for m in rt.snapshot().moves] == [str(m) for m in table] and answers.fixed == 1
     rt.close()
 
 
@@ -157,3 +174,29 @@ def test_the_page_sets_the_speed_of_the_demo(tmp_path):
         "speeds": [1.0, 2.0, 4.0, 8.0],
     }
     rt.close()
+
+
+@dataclass
+class _Session:
+    frames: DemoFrames
+    name: str
+
+    def recognize(self, frame: Any) -> str:
+        return f"{self.name}:{frame.image}"
+
+    def annotate(self, frame: Any, obs: Any, status: dict) -> bytes:
+        return self.name.encode()
+
+
+def test_the_camera_demo_plays_game_after_game_at_the_speed_set():
+    def session(k: int) -> _Session:
+        frames = [_Frame(i, settled=i in (0, 6)) for i in range(7)]  # a hand over the table for 5 frames
+        return _Session(DemoFrames(_Playback(frames), _Camera()), f"g{k}")
+
+    series = DemoSeries(session(0), session, between=0.0, games=3)
+    series.speed = 2
+    read = [series.recognize(f) for f in series]
+    assert series.played == 3 and series.current.name == "g2" and series.current.frames.speed == 2.0
+    assert read[:6] == ["g0:0", "g0:1", "g0:2", "g0:4", "g0:5", "g0:6"]  # every 2nd hand picture, first and last
+    assert read[-6:] == ["g2:0", "g2:1", "g2:2", "g2:4", "g2:5", "g2:6"]  # the speed carried over
+    assert series.annotate(None, None, {}) == b"g2"
