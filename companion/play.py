@@ -25,12 +25,13 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 import webbrowser
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 SOURCES = {
     "recognizer": "the camera pipeline (vision.recognizer) reading the rendered pictures, enrolled from the setup",
@@ -64,7 +65,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.add_argument("--policy", default="greedy", choices=("greedy", "random"))
     d.add_argument("--port", type=int, default=8321, help="port (0 picks a free one)")
     d.add_argument("--host", default="127.0.0.1")
-    d.add_argument("--speed", type=float, default=1.0, help="playback speed (2 = twice as fast)")
+    d.add_argument(
+        "--speed",
+        type=float,
+        default=1.0,
+        help="playback speed (2 = twice as fast; Tribes: 1, 2, 4 or 8 also leave out pictures of moving hands, "
+        "and the page can change it)",
+    )
     d.add_argument("--pack", default="sketch", help="art pack of the rendered table (default sketch, held out)")
     d.add_argument(
         "--vision",
@@ -79,6 +86,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     d.add_argument("--no-browser", action="store_true", help="do not open the page")
     d.add_argument("--seconds", type=float, default=0.0, help="stop after this many seconds (0: Ctrl+C)")
+    d.add_argument(
+        "--games", type=int, default=0, help="Tribes: stop after this many games (0: game after game, a new seed each)"
+    )
     from devices.cli import add_strip_options  # the LED strip as in 'serve --leds' (docs/leds.md)
 
     add_strip_options(
@@ -127,6 +137,238 @@ def _fail(cmd: str, message: str) -> int:
 
 
 # --- the simulated table ---------------------------------------------------------------------------
+DEMO_SPEEDS: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0)
+"""The speeds of the camera demo (the page's speed control): at 2 and more only every n-th picture of a
+hand moving over the table is rendered and read (the first and the last of each movement always),
+the quiet frames between moves all are — the camera pipeline needs them to commit a move."""
+TRUTH_CACHE = 64
+"""Tables whose ground truth the demo keeps (each holds some 150 KB of pixel positions): the last few
+are all it reads again."""
+
+
+class DemoFrames:
+    """The frames of a simulated game for the camera loop, at the speed the page sets
+    (:data:`DEMO_SPEEDS`; a :class:`webui.demo.SpeedControl`). ``truth``: also the perfect reading
+    of each frame and its ground truth (``--vision truth``); else only the picture, which the camera
+    pipeline reads. ``on_speed(speed)`` is told of every change (the loop's pace follows)."""
+
+    speeds = DEMO_SPEEDS
+
+    def __init__(
+        self,
+        playback: Any,
+        table_camera: Any,
+        *,
+        render: bool = True,
+        truth: bool = False,
+        degrade: Callable[[Any, Hashable], Any] | None = None,
+        speed: float = 1,
+    ) -> None:
+        self.playback = playback
+        self.table_camera = table_camera
+        self.render = render
+        self.truth = truth
+        self.degrade = degrade
+        self._speed = float(speed) if speed in DEMO_SPEEDS else 1.0
+        self.on_speed: Callable[[float], None] | None = None
+        self.shown = 0  # frames handed out
+        self.skipped = 0  # frames of moving hands left out at a higher speed
+        self.position = 0  # the playback frame reached
+        self.frame: Any = None  # that playback frame (what the table shows: the ground truth)
+
+    @property
+    def speed(self) -> float:
+        """The speed now (one of :data:`DEMO_SPEEDS`)."""
+        return self._speed
+
+    @speed.setter
+    def speed(self, value: float) -> None:
+        if value not in DEMO_SPEEDS:
+            raise ValueError(f"speed must be one of {', '.join(f'{s:g}' for s in DEMO_SPEEDS)}")
+        self._speed = float(value)
+        if self.on_speed is not None:
+            self.on_speed(self._speed)
+
+    def _keep(self, i: int, run: int) -> bool:
+        frames = self.playback.frames
+        f = frames[i]
+        if f.settled or self._speed <= 1:
+            return True
+        first = i == 0 or frames[i - 1].settled
+        last = i + 1 == len(frames) or frames[i + 1].settled
+        return first or last or run % int(self._speed) == 0
+
+    def __iter__(self) -> Iterator[Any]:
+        from games.tribes.sim.playback import SimFrame
+
+        tc = self.table_camera
+        run = 0
+        for i, f in enumerate(self.playback.frames):
+            self.position = i
+            self.frame = f
+            run = 0 if f.settled else run + 1
+            if not self._keep(i, run):
+                self.skipped += 1
+                continue
+            image = tc.image(f) if self.render else None
+            if self.truth:
+                obs = tc.observe(f)
+                if self.degrade is not None:
+                    obs = self.degrade(obs, tc.scene(f))
+                frame = SimFrame(f, image, obs, tc.truth(f))
+            else:
+                frame = SimFrame(f, image, cast(Any, None), {})  # nothing reads the truth
+            self.shown += 1
+            yield frame
+
+
+class DemoAnswers:
+    """The simulated players answer the camera's questions themselves, as they would on the page: a
+    prompt (which move was it?) left open for ``delay`` seconds (shown on the page meanwhile) is
+    answered with the option that keeps the record a beginning of the simulated game; a desync that
+    stays for ``delay`` seconds is fixed by correcting the record to what the table shows (``shows()``:
+    the moves physically complete, the ground truth; Undo and Correct, like a person). Call
+    :meth:`tick` before each frame is read."""
+
+    def __init__(
+        self,
+        game: Any,
+        runtime: Any,
+        link: Any,
+        delay: float = 3.0,
+        clock: Callable[[], float] = time.monotonic,
+        shows: Callable[[], list[Any]] | None = None,
+    ):
+        self.game = game
+        self.runtime = runtime
+        self.link = link
+        self.delay = delay
+        self.clock = clock
+        self.shows = shows
+        self.answered = 0
+        self.fixed = 0
+        self._open: tuple[Any, float] | None = None
+
+    def choice(self, options: Any) -> int | None:
+        """The option that leaves the record a beginning of the simulated game (the longest), if any."""
+        truth = [str(m) for m in self.game.moves]
+        moves = [str(m) for m in self.runtime.snapshot().moves]
+        best: tuple[int, int] | None = None
+        for i, o in enumerate(options):
+            after = moves[: len(moves) - o.back] + [str(m) for m in o.moves]
+            if (o.moves or o.back) and after == truth[: len(after)] and (best is None or len(after) > best[1]):
+                best = (i, len(after))
+        return None if best is None else best[0]
+
+    def tick(self) -> None:
+        """Answer the open question once it has been open for ``delay`` seconds."""
+        from tracker.link import AnswerError
+
+        st = self.link.status
+        q = st.prompt or st.desync
+        if q is None:
+            self._open = None
+            return
+        key = ("prompt", q.id) if st.prompt else ("desync", q.state_id)
+        now = self.clock()
+        if self._open is None or self._open[0] != key:
+            self._open = (key, now)
+            return
+        if now - self._open[1] < self.delay:
+            return
+        self._open = (key, now + 3600.0)  # one try per question
+        i = self.choice(q.options) if st.prompt else None
+        if i is not None:
+            try:
+                self.link.answer(q.id, i)
+                self.answered += 1
+                return
+            except AnswerError as exc:
+                print(f"demo: could not answer the camera's question: {exc}", file=sys.stderr)
+        if st.desync is not None and self.shows is not None:
+            self.fix(self.shows())
+
+    def fix(self, want: list[Any]) -> None:
+        """Make the record ``want`` (what the table shows) as a person would: take back or correct
+        where it differs, enter what is missing."""
+        from session.runtime import RuntimeRefusal
+
+        rt = self.runtime
+        moves = list(rt.snapshot().moves)
+        k = 0
+        while k < min(len(moves), len(want)) and str(moves[k]) == str(want[k]):
+            k += 1
+        try:
+            if k < len(moves):
+                if k < len(want):
+                    rt.correct(k, want[k], rest="truncate")
+                    k += 1
+                else:
+                    while len(rt.snapshot().moves) > k:
+                        rt.undo()
+            for m in want[k:]:
+                rt.submit(m)
+            self.fixed += 1
+        except (ValueError, RuntimeRefusal) as exc:  # illegal, or refused: the next desync tries again
+            print(f"demo: could not correct the record: {exc}", file=sys.stderr)
+
+
+class DemoSeries:
+    """Game after game on the simulated table for the camera demo: the frames of one session, a pause
+    of ``between`` seconds (the page shows the end of the game), then a new game with the next seed,
+    read into the same runtime and tracker link (``make(k)``: the k-th session). A speed control like
+    :class:`DemoFrames` (the speed carries over to the next game). ``games``: stop after that many
+    (0: never)."""
+
+    speeds = DEMO_SPEEDS
+
+    def __init__(self, first: SimSession, make: Callable[[int], SimSession], between: float = 10.0, games: int = 0):
+        self.current = first
+        self.make = make
+        self.between = between
+        self.games = games
+        self.played = 0  # games whose frames were all shown
+        self.on_speed: Callable[[float], None] | None = None
+        self._speed = first.frames.speed
+        self._stop = threading.Event()
+
+    @property
+    def speed(self) -> float:
+        """The speed now (one of :data:`DEMO_SPEEDS`)."""
+        return self._speed
+
+    @speed.setter
+    def speed(self, value: float) -> None:
+        self.current.frames.speed = value  # checks the value
+        self._speed = float(value)
+        if self.on_speed is not None:
+            self.on_speed(self._speed)
+
+    def stop(self) -> None:
+        """End the pause between games at once (the loop stops after the current frame)."""
+        self._stop.set()
+
+    def recognize(self, frame: Any) -> Any:
+        """Read a frame with the current game's camera pipeline."""
+        return self.current.recognize(frame)
+
+    def annotate(self, frame: Any, obs: Any, status: dict[str, Any]) -> bytes:
+        """Draw what the current game's camera pipeline read."""
+        return self.current.annotate(frame, obs, status)
+
+    def __iter__(self) -> Iterator[Any]:
+        k = 0
+        while True:
+            frames = self.current.frames
+            frames.speed = self._speed
+            yield from frames
+            self.played += 1
+            if (self.games and self.played >= self.games) or self._stop.wait(self.between):
+                return
+            k += 1
+            self.current = self.make(k)
+
+
 @dataclass
 class SimSession:
     """Everything a simulated camera session needs: the game played, its frames, the observation
@@ -135,13 +377,14 @@ class SimSession:
     game: Any
     playback: Any
     table_camera: Any
-    frames: Iterator[Any]
+    frames: DemoFrames
     recognize: Callable[[Any], Any]
     annotate: Callable[[Any, Any, dict[str, Any]], bytes]
     runtime: Any
     link: Any
     source: str
     recognizer: Any = None
+    answers: DemoAnswers | None = None
 
 
 def camera_recognizer(recognizer: Any) -> Any:
@@ -185,6 +428,8 @@ def sim_session(
     render: bool = True,
     vision: str = "recognizer",
     runtime: Any = None,
+    answer_after: float | None = 3.0,
+    link: Any = None,
 ) -> SimSession:
     """A simulated game (``end``: only its first moves) on a rendered table, ready to be read.
 
@@ -192,7 +437,9 @@ def sim_session(
     rendered setup (:func:`vision.evaluation.enroll_rendered`); the setup move is entered into the runtime as the user
     confirms it when enrolling. ``truth`` — the renderer's ground truth read perfectly and degraded by
     the ``noise`` model; the tracker reads the setup off the table. ``runtime``: the game runtime to
-    play into (default: a new one in ``data_dir``)."""
+    play into (default: a new one in ``data_dir``). ``answer_after``: the simulated players answer a
+    question of the camera left open this many seconds (:class:`DemoAnswers`; None: never). ``link``:
+    the tracker link to read into (default: a new one on the runtime)."""
     from games.tribes.rules.game import simulate
     from games.tribes.sim.noise import PRESETS, Noise
     from games.tribes.sim.packs import builtin_pack
@@ -222,9 +469,9 @@ def sim_session(
     if runtime is None:
         runtime = GameRuntime(data_dir, fsync=False, resume=False)
     runtime.new_game(names)
-    link = TrackerLink(runtime)
+    link = link or TrackerLink(runtime)
     if vision == "truth":
-        table_camera = TableCamera(renderer, camera)
+        table_camera = TableCamera(renderer, camera, cache=TRUTH_CACHE)
         degrade = None
         if noise != "none":
             model = Noise(PRESETS[noise], seed, [c for _, c in names])
@@ -232,18 +479,30 @@ def sim_session(
             def degrade(obs: Any, scene: Hashable) -> Any:
                 return model.apply(obs, scene)
 
-        frames = table_camera.frames(playback, degrade, render=render)
+        frames = DemoFrames(playback, table_camera, render=render, truth=True, degrade=degrade)
+
+        answers = (
+            DemoAnswers(
+                game, runtime, link, answer_after, shows=lambda: frames.frame.shows(game) if frames.frame else []
+            )
+            if answer_after is not None
+            else None
+        )
 
         def recognize(frame: Any) -> Any:
+            if answers is not None:
+                answers.tick()
             return frame.observation  # the perfect reading of the ground truth, with noise
 
         draw = annotator(lambda f: f.image, lambda f: f.truth if f.observation.settled else None, width=960)
-        return SimSession(game, playback, table_camera, frames, recognize, draw, runtime, link, SOURCES[vision])
+        return SimSession(
+            game, playback, table_camera, frames, recognize, draw, runtime, link, SOURCES[vision], None, answers
+        )
     from games.tribes.sim.evaluation import enroll_rendered
     from games.tribes.vision.recognizer import Recognizer
 
     light = Light()
-    table_camera = TableCamera(renderer, camera, light, Effects(noise=SENSOR_NOISE))
+    table_camera = TableCamera(renderer, camera, light, Effects(noise=SENSOR_NOISE), cache=TRUTH_CACHE)
     faces = [k for k in renderer.pack.faces if k.startswith(("event-", "achievement-"))]
     enrollment = enroll_rendered(
         renderer, game, camera, light, SENSOR_NOISE, renderer.pack, faces, pack_source="event and achievement tiles"
@@ -252,15 +511,47 @@ def sim_session(
         Recognizer(layout, game.states[0].profile, enrollment, stream=True, fps=playback.fps)
     )
     runtime.submit(game.moves[0])  # the setup, as the user confirmed it for the enrollment
-    frames = table_camera.frames(playback, render=True)
+    frames = DemoFrames(playback, table_camera, render=True)  # the pictures alone: the pipeline reads them
+
+    answers = (
+        DemoAnswers(game, runtime, link, answer_after, shows=lambda: frames.frame.shows(game) if frames.frame else [])
+        if answer_after is not None
+        else None
+    )
 
     def read(frame: Any) -> Any:
+        if answers is not None:
+            answers.tick()
         return recognizer.read(frame.image, frame_no=frame.frame.index, time_s=frame.frame.time)
 
     def draw_read(frame: Any, obs: Any, status: dict[str, Any]) -> bytes:
         return picture(frame.image, obs, status, 960, recognizer)
 
-    return SimSession(game, playback, table_camera, frames, read, draw_read, runtime, link, SOURCES[vision], recognizer)
+    return SimSession(
+        game, playback, table_camera, frames, read, draw_read, runtime, link, SOURCES[vision], recognizer, answers
+    )
+
+
+def _port_busy(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (one line), or None: the demo finds out before it renders
+    and enrolls anything (the server binds the same way: SO_REUSEADDR)."""
+    import socket
+
+    if not 0 <= port <= 65535:
+        return "--port must be 0 to 65535"
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(addr)
+        except OSError as exc:
+            why = exc.strerror or exc
+            return f"cannot listen on {host}:{port}: {why} (another program uses it: choose another --port)"
+    return None
 
 
 def _has_display() -> bool:
@@ -276,6 +567,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     plugin = plugin_of(args)
     if args.speed <= 0:
         return _fail("demo", "--speed must be positive")
+    busy = _port_busy(args.host, args.port)
+    if busy:
+        return _fail("demo", busy)
+    if args.games < 0:
+        return _fail("demo", "--games must be 0 (game after game) or more")
     info = plugin.info
     if not info.min_players <= args.players <= info.max_players:
         return _fail("demo", f"--players: {info.title} is played by {info.min_players} to {info.max_players}")
@@ -292,6 +588,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
     from webui.app import create_app
     from webui.camera import FrameHub, attach
+    from webui.demo import register as register_demo
     from webui.server import LiveServer
 
     try:
@@ -310,34 +607,50 @@ def cmd_demo(args: argparse.Namespace) -> int:
     tmp = tempfile.TemporaryDirectory(prefix="tribes-demo-")
     if args.vision == "recognizer":
         print("demo: rendering the setup and enrolling the camera pipeline from it …", flush=True)
-    try:
-        session = sim_session(
+
+    def make(k: int, runtime: Any = None, link: Any = None) -> SimSession:
+        return sim_session(
             tmp.name,
             players=args.players,
-            seed=args.seed,
+            seed=args.seed + k,
             policy=args.policy,
             pack=args.pack,
             noise=args.noise,
             width=args.width,
             vision=args.vision,
+            runtime=runtime,
+            link=link,
         )
+
+    try:
+        session = make(0)
     except VisionError as exc:
         tmp.cleanup()
         if live is not None:
             live.close()
         return _fail("demo", f"the camera pipeline cannot start: {exc}")
+    series = DemoSeries(session, lambda k: make(k, session.runtime, session.link), games=args.games)
     if live is not None:
         live.attach(session.runtime)
     app = create_app(session.runtime, {"SSE_HEARTBEAT": 15.0}, leds=live)
     frames = FrameHub()
+    fps = session.playback.fps
     loop = CameraLoop(
-        session.frames,
-        session.recognize,
+        series,
+        series.recognize,
         session.link,
-        annotate=session.annotate,
+        annotate=series.annotate,
         publish=frames.publish,
-        pace=1.0 / (session.playback.fps * args.speed),
+        pace=1.0 / (fps * args.speed),
     )
+
+    def on_speed(speed: float) -> None:  # the page's speed control: the loop's pace follows
+        loop.pace = 1.0 / (fps * speed)
+
+    series.on_speed = on_speed
+    if args.speed in DEMO_SPEEDS:
+        series.speed = args.speed
+    register_demo(session.runtime, series)
     attach(app, session.link, frames, camera_stats=loop.stats.to_dict, source=session.source)
     try:
         server = LiveServer(app, args.host, args.port)
@@ -364,6 +677,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        series.stop()
         loop.stop()
         frames.close()
         app.extensions["companion"]["camera"]["feed"].close()
@@ -371,11 +685,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if live is not None:
             live.close()
         snap = session.runtime.snapshot()
-        shown = session.playback.frames[max(0, min(loop.stats.frames, len(session.playback.frames)) - 1)].time
+        cur = series.current
+        shown = cur.playback.frames[min(cur.frames.position, len(cur.playback.frames) - 1)].time
         print(
-            f"recorded {len(snap.moves)} moves; the simulated game has {len(session.game.moves)}; "
-            f"{loop.stats.frames} frames ({shown:.0f} s of play) in {time.monotonic() - t0:.0f} s, "
-            f"reading {loop.stats.to_dict()['recognize_ms']:.0f} ms per frame"
+            f"{series.played} game(s) played; this one: recorded {len(snap.moves)} moves, the simulated game has "
+            f"{len(cur.game.moves)}; {loop.stats.frames} frames in all ({shown:.0f} s of this game's play) in "
+            f"{time.monotonic() - t0:.0f} s, reading {loop.stats.to_dict()['recognize_ms']:.0f} ms per frame"
         )
         session.runtime.close()
         tmp.cleanup()
@@ -680,6 +995,16 @@ def start_camera(args: argparse.Namespace, runtime: Any, app: Any) -> Callable[[
         flow = camera.flow
         stats = camera.stats
     loop = CameraLoop(source, recognize, link, annotate=annotate, publish=frames_hub.publish, pace=pace)
+    if args.camera == "sim":  # a demo too: the page sets its speed
+        from webui.demo import register as register_demo
+
+        fps = session.playback.fps
+
+        def on_speed(speed: float) -> None:
+            loop.pace = 1.0 / (fps * speed)
+
+        session.frames.on_speed = on_speed
+        register_demo(runtime, session.frames)
 
     def camera_stats() -> dict[str, Any]:
         out = loop.stats.to_dict()

@@ -125,6 +125,10 @@ class GameInfo:
     publisher: str = ""
     listed: bool = True
     """False for test doubles (the toy game): usable by id, never offered to a user."""
+    bgg_id: int | None = None
+    """The game's BoardGameGeek id (the page's export of a finished game to BG Stats names it)."""
+    highest_wins: bool = True
+    """The highest score wins (BG Stats' ``highestWins``)."""
 
 
 class Rules(Protocol):

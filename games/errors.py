@@ -6,6 +6,8 @@ the message is one line that quotes the input and names the rule clause or the f
 
 from __future__ import annotations
 
+from typing import Any
+
 from datafile import DataFileError
 
 
@@ -15,13 +17,25 @@ class GameError(ValueError):
 
 class IllegalMoveError(GameError):
     """A well-formed move that the rules forbid in this state; ``clause`` names the rule
-    (``R-ACT-OFF-2``), ``reason`` says why, ``move`` quotes the move and ``context`` the state."""
+    (``R-ACT-OFF-2``), ``reason`` says why, ``move`` quotes the move and ``context`` the state.
+    A game whose reasons are templates gives the template ``reason_key`` and its ``reason_args`` too
+    (the page says the reason in the reader's language; empty otherwise)."""
 
-    def __init__(self, clause: str, message: str, move: str = "", context: str = "") -> None:
+    def __init__(
+        self,
+        clause: str,
+        message: str,
+        move: str = "",
+        context: str = "",
+        reason_key: str = "",
+        reason_args: dict[str, Any] | None = None,
+    ) -> None:
         self.clause = clause
         self.reason = message
         self.move = move
         self.context = context
+        self.reason_key = reason_key
+        self.reason_args = dict(reason_args or {})
         text = f"{clause}: {message}"
         if move:
             text = f"illegal move {move!r}: {text}"

@@ -10,8 +10,9 @@ tells subscribers about every change. It does not import Flask: any front end ca
 Changes:
 
 - ``submit`` — a move (a decision or a chance outcome reported from the table).
-- ``undo`` — take back the last move, only within the current turn and never a revealed chance
-  outcome (Board Game Arena's undo policy; see :meth:`GameRuntime.undo_status`).
+- ``undo`` — take back the last move. The page's Undo takes back whatever was entered last, a
+  finished turn or a revealed chance outcome too (the game then waits for that outcome again);
+  the camera has stricter policies (:class:`UndoPolicy`, :meth:`GameRuntime.undo_status`).
 - ``correct`` — fix the record: replace move *k* by another and replay the moves after it. The
   journal keeps both the original and the correction (docs/live-journal.md).
 - ``new_game`` — players in seat order (or a position to start from), optionally the setup outcome.
@@ -32,6 +33,7 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -60,6 +62,24 @@ REST_MODES: tuple[str, ...] = ("replay", "prefix", "truncate")
 """What a correction does with the moves after the corrected one: ``replay`` keeps them all (refused
 if one no longer applies), ``prefix`` keeps them up to the first that no longer applies, ``truncate``
 drops them all."""
+
+
+class UndoPolicy(StrEnum):
+    """Which last move may be taken back, by whom.
+
+    - ``PAGE`` — a person tapping Undo: the last entry, whatever it was. A finished turn is reopened,
+      a revealed chance outcome (tiles drawn, a tile turned up) is forgotten and the game asks for it
+      again; the journal keeps both the entry and its undo.
+    - ``TURN`` — what the camera may follow without asking: a move within the current turn, never a
+      revealed chance outcome (Board Game Arena's undo policy).
+    - ``TABLE`` — a takeback the camera saw on the table (the players put the pieces back): also a
+      move that ended a turn, as long as the game is not over, never a revealed chance outcome (a
+      tile drawn or turned up was seen).
+    """
+
+    PAGE = "page"
+    TURN = "turn"
+    TABLE = "table"
 
 
 class RuntimeRefusal(Exception):
@@ -96,7 +116,8 @@ class NoGameError(RuntimeRefusal):
 
 
 class UndoRefused(RuntimeRefusal):
-    """Undo is not allowed now; ``reason`` is one of nothing, chance, turn_over."""
+    """Undo is not allowed now; ``reason`` is one of nothing, chance, turn_over (the last two only
+    under the camera's policies)."""
 
     code = "undo_refused"
 
@@ -150,6 +171,8 @@ class Snapshot:
     journal: str | None
     entries: tuple[dict[str, Any], ...] = field(default=())
     game: GamePlugin | None = None
+    created: str | None = None
+    """When the game was started (the journal header's ``created``, ISO 8601 UTC)."""
 
     @property
     def state(self) -> State:
@@ -172,11 +195,11 @@ class RuntimeLike(Protocol):
 
     def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]: ...  # pragma: no cover
 
-    def undo_status(self, table: bool = False) -> tuple[bool, str, str]: ...  # pragma: no cover - protocol
+    def undo_status(self, policy: UndoPolicy = UndoPolicy.PAGE) -> tuple[bool, str, str]: ...  # pragma: no cover
 
     def submit(self, move: Any, state_id: int | None = None) -> Change: ...  # pragma: no cover - protocol
 
-    def undo(self, state_id: int | None = None, table: bool = False) -> Change: ...  # pragma: no cover
+    def undo(self, state_id: int | None = None, policy: UndoPolicy = UndoPolicy.PAGE) -> Change: ...  # pragma: no cover
 
     def correct(  # pragma: no cover - protocol
         self, index: int, move: Any, state_id: int | None = None, rest: str = "replay"
@@ -205,6 +228,7 @@ class GameRuntime:
         self._game: Record | None = None
         self._journal: JournalFile | None = None
         self._entries: list[dict[str, Any]] = []
+        self._created: str | None = None
         self._base = 0
         self._plugin = games.get(game) if isinstance(game, str) else game or games.get(games.DEFAULT)
         self._profiles: dict[str, BoxData | None] = {}
@@ -292,6 +316,7 @@ class GameRuntime:
                 self._journal.path.name if self._journal else None,
                 tuple(self._entries),
                 self._plugin,
+                self._created,
             )
 
     def export(self) -> dict[str, Any]:
@@ -300,9 +325,11 @@ class GameRuntime:
         with self._lock:
             return self._require_game().to_dict()
 
-    def undo_status(self, table: bool = False) -> tuple[bool, str, str]:
-        """``(allowed, reason, message)`` for undoing the last move now (see :meth:`undo`); ``table``:
-        for a takeback the camera saw on the table."""
+    def undo_status(self, policy: UndoPolicy = UndoPolicy.PAGE) -> tuple[bool, str, str]:
+        """``(allowed, reason, message)`` for undoing the last move now under ``policy`` (see
+        :class:`UndoPolicy`; the page's by default). ``reason`` is empty when allowed, else
+        ``nothing`` (no move yet), ``chance`` or ``turn_over`` (the camera's policies only)."""
+        policy = UndoPolicy(policy)
         with self._lock:
             game = self._game
             if game is None or not game.moves:
@@ -310,20 +337,24 @@ class GameRuntime:
             rules = self._plugin.rules
             last = game.moves[-1]
             before, after = game.states[-2], game.states[-1]
+            if policy is UndoPolicy.PAGE:
+                if last.chance:
+                    return True, "", f"undo '{last}': the game then asks for it again"
+                return True, "", f"undo '{last}'"
             if last.chance:
                 return (
                     False,
                     "chance",
-                    f"the last entry ({last}) is a revealed chance outcome: it cannot be undone "
-                    "(use Correct to fix the record)",
+                    f"the last entry ({last}) is a revealed chance outcome: the camera does not take it back "
+                    "(tap Undo on the page to enter it again)",
                 )
-            if rules.is_over(after) or (rules.turn_key(before) != rules.turn_key(after) and not table):
+            if rules.is_over(after) or (rules.turn_key(before) != rules.turn_key(after) and policy is UndoPolicy.TURN):
                 who = rules.seats(before)[rules.actor(before)].name
                 return (
                     False,
                     "turn_over",
-                    f"'{last}' ended {who}'s turn: undo works only within the current turn "
-                    "(use Correct to fix the record)",
+                    f"'{last}' ended {who}'s turn: the camera takes back only moves within the turn "
+                    "(tap Undo on the page)",
                 )
             return True, "", f"undo '{last}'"
 
@@ -389,9 +420,7 @@ class GameRuntime:
                 check_players(seats, "position.players", distinct=False)
             else:
                 if not players:
-                    raise ValueError(
-                        f"players: name {plugin.info.min_players} to {plugin.info.max_players} players"
-                    )
+                    raise ValueError(f"players: name {plugin.info.min_players} to {plugin.info.max_players} players")
                 record = Record.new(plugin, rules.settings(list(players), prof))
             if setup is not None:
                 record.push(setup)
@@ -420,6 +449,7 @@ class GameRuntime:
             self._plugin = plugin
             self._base = base
             self._entries = entries
+            self._created = str(header["created"])
             return self._change("new", game_.moves[-1] if game_.moves else None, None)
 
     def submit(self, move: Any, state_id: int | None = None) -> Change:
@@ -438,18 +468,14 @@ class GameRuntime:
             game.states.append(nxt)
             return self._change("move", move, n)
 
-    def undo(self, state_id: int | None = None, table: bool = False) -> Change:
-        """Take back the last move: allowed only within the current turn and never for a revealed
-        chance outcome (BGA's policy); raises :class:`UndoRefused` otherwise.
-
-        ``table``: the players put the table back themselves and the camera saw it (camera mode's
-        tracker). Then a move that ended a turn may be taken back too, as long as it is the last one
-        (the next player has not moved) and the game is not over: the record follows the table. A
-        revealed chance outcome still cannot be (a tile drawn or turned up was seen)."""
+    def undo(self, state_id: int | None = None, policy: UndoPolicy = UndoPolicy.PAGE) -> Change:
+        """Take back the last move if ``policy`` allows it (:class:`UndoPolicy`; the page's by
+        default: any last move); raises :class:`UndoRefused` otherwise. The journal records the undo,
+        so a resumed game is the same."""
         with self._lock:
             game = self._require_game()
             self._check_stale(state_id)
-            ok, reason, message = self.undo_status(table)
+            ok, reason, message = self.undo_status(policy)
             if not ok:
                 raise UndoRefused(reason, message)
             n = len(game.moves) - 1
@@ -549,6 +575,8 @@ class GameRuntime:
         self._game = game
         self._base = contents.header["base_state_id"]
         self._entries = list(contents.entries)
+        created = contents.header.get("created")
+        self._created = created if isinstance(created, str) else None
         self._change("resume", game.moves[-1] if game.moves else None, None)
 
 
@@ -622,6 +650,7 @@ __all__ = [
     "Snapshot",
     "StaleStateError",
     "StorageError",
+    "UndoPolicy",
     "UndoRefused",
     "dumps_line",
 ]

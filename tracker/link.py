@@ -2,16 +2,17 @@
 
 :class:`TrackerLink` feeds each observation to the tracker together with the runtime's record, and
 carries out the tracker's actions through the runtime — ``submit`` for committed moves, ``undo`` for
-takebacks (within the turn as the page's Undo; the last move alone put back on the table even if it
-ended a turn, ``table=True``; never a revealed chance outcome) — so the journal, the page and the LED
+takebacks (within the turn, :attr:`~session.runtime.UndoPolicy.TURN`; the last move alone put back on
+the table even if it ended a turn, :attr:`~session.runtime.UndoPolicy.TABLE`; never a revealed chance
+outcome, which only a person's Undo on the page takes back) — so the journal, the page and the LED
 strip see camera moves exactly like moves entered by hand. It also applies the user's answers to
 prompts and desync fixes (``answer``), and tells subscribers about every status change.
 
 The runtime is :class:`session.runtime.GameRuntime` (or anything shaped like it,
 :class:`session.runtime.RuntimeLike`):
 ``game`` (the plug-in: its rules and camera support give the tracker its policy), ``has_game``,
-``snapshot()`` (``state_id``, ``settings``, ``moves``, ``states``), ``undo_status(table)``,
-``submit(move, state_id)``, ``undo(state_id, table)``, ``correct(index, move, state_id, rest)``.
+``snapshot()`` (``state_id``, ``settings``, ``moves``, ``states``), ``undo_status(policy)``,
+``submit(move, state_id)``, ``undo(state_id, policy)``, ``correct(index, move, state_id, rest)``.
 Nothing here imports Flask or OpenCV. Thread-safe: the camera thread feeds, web threads answer.
 """
 
@@ -26,10 +27,10 @@ from typing import Any
 
 import games
 from games.errors import IllegalMoveError, InvalidMoveError
-from session.runtime import RuntimeLike
+from session.runtime import RuntimeLike, UndoPolicy
 from tracker.facts import Seating
 from tracker.policy import TrackerPolicy
-from tracker.tracker import Action, GameView, Option, Status, StatusKind, Tracker, TrackerConfig, Update
+from tracker.tracker import MESSAGES, Action, GameView, Option, Status, StatusKind, Tracker, TrackerConfig, Update
 
 Move = Any
 Observation = Any
@@ -99,7 +100,7 @@ class TrackerLink:
         """The tracker's current status."""
         with self._lock:
             if self.last is None:
-                return Status(StatusKind.IDLE, "no observation yet", 0.0)
+                return Status(StatusKind.IDLE, MESSAGES["no_observation"], 0.0, key="no_observation")
             return self.last.status
 
     def status_dict(self) -> dict[str, Any]:
@@ -134,8 +135,8 @@ class TrackerLink:
         if not self.runtime.has_game:
             return None
         snap = self.runtime.snapshot()
-        can_undo = bool(self.runtime.undo_status()[0])
-        can_take_back = bool(self.runtime.undo_status(table=True)[0])
+        can_undo = bool(self.runtime.undo_status(UndoPolicy.TURN)[0])
+        can_take_back = bool(self.runtime.undo_status(UndoPolicy.TABLE)[0])
         return GameView(
             snap.state_id,
             snap.states,
@@ -201,7 +202,7 @@ class TrackerLink:
         sid = game.state_id
         try:
             for _ in range(action.back):
-                rt.undo(sid, table=True)
+                rt.undo(sid, UndoPolicy.TABLE)
                 sid = rt.snapshot().state_id
             for m in action.moves:
                 rt.submit(m, sid)
@@ -254,7 +255,15 @@ class TrackerLink:
         if self.tracker is not None:
             self.tracker.forget_questions()
         if self.last is not None:
-            st = replace(self.last.status, kind=StatusKind.SETTLING, message="answer entered", prompt=None, desync=None)
+            st = replace(
+                self.last.status,
+                kind=StatusKind.SETTLING,
+                message=MESSAGES["answer_entered"],
+                key="answer_entered",
+                args=(),
+                prompt=None,
+                desync=None,
+            )
             self.last = replace(self.last, status=st)
             subs = list(self._subscribers)
             for cb in subs:
@@ -270,7 +279,7 @@ class TrackerLink:
         try:
             if opt.back:
                 if opt.back == 1 and (game.can_undo or game.can_take_back):
-                    rt.undo(sid, table=True)
+                    rt.undo(sid, UndoPolicy.TABLE)
                 elif moves:
                     index = len(game.moves) - opt.back
                     rt.correct(index, moves.pop(0), sid, rest="truncate")

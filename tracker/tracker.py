@@ -53,6 +53,85 @@ State = Any
 Move = Any
 Observation = Any
 
+MESSAGES: dict[str, str] = {
+    "no_game": "no game yet",
+    "no_game_start": "no game yet: start one on the page",
+    "no_observation": "no observation yet",
+    "no_table": "the table is not in view (markers not found)",
+    "hand": "hand in view",
+    "moving": "something is moving",
+    "matches": "the table matches the game",
+    "matches_hidden": "the table matches the game where the camera can see it; hidden: {regions}",
+    "seen": "seen: {option}",
+    "seen_may_go_on": "seen: {option} (the move may go on)",
+    "committed": "committed: {option}",
+    "undo": "undo: {option}",
+    "amend": "amend: {option}",
+    "taking_back": "taking back: {option}",
+    "waiting_view_of": "waiting for a view of {regions}: {option}?",
+    "waiting_view": "waiting for a view of {places}",
+    "n_fit": "{n} moves fit the table",
+    "too_quick": "several moves of one player happened too quickly to tell apart: is this right?",
+    "invisible_answer": "{player} answers an event in a way the table does not show: which option?",
+    "hidden_which": "part of the table stays hidden: which move was it?",
+    "cannot_tell": "the camera cannot tell these moves apart: which one was it?",
+    "dismissed": "a prompt was dismissed: waiting for the table to change",
+    "changed_hidden": "the table changed where the camera cannot see all of it ({regions}): enter the move on the page",
+    "changing": "the table is changing: waiting for a complete move",
+    "disagree": "the table and the game disagree: {where}",
+    "disagree_closest": "the table and the game disagree: {where} (closest legal move: {option})",
+    "disagree_knocked": "the table and the game disagree: {where} (a piece knocked over, or misread?)",
+    "different_move": "the table shows a different move than the record ({option}): undo is not allowed now",
+    "position_before": "the table shows the position before {move}: undo is not allowed now "
+    "(put the table back, or correct the record)",
+    "answer_entered": "answer entered",
+}
+"""Everything the tracker says, in English, by key: a status, prompt or desync carries its ``key`` and
+``args`` too, and the page says it in the reader's language (``tr_<key>`` in webui/static/i18n.js;
+tests/tracker/test_tracker_texts.py checks that every key is there in both languages). An argument is
+a number or a name, an :class:`Option` (its moves), or :class:`Words` (places and regions the game's
+policy describes)."""
+
+
+@dataclass(frozen=True)
+class Words:
+    """An argument of a message that the game's policy puts in words: ``text`` in English, ``data``
+    for the page to say it in another language (``{"regions": [...]}``, ``{"places": [key…]}`` or
+    ``{"facts": [{"key", "seen"}…]}``)."""
+
+    text: str
+    data: Mapping[str, Any]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def say(key: str, **args: Any) -> tuple[str, str, tuple[tuple[str, Any], ...]]:
+    """``(English text, key, args)`` of the message ``key`` (:data:`MESSAGES`)."""
+    text = MESSAGES[key].format(**{k: (v.label if isinstance(v, Option) else v) for k, v in args.items()})
+    return text, key, tuple(args.items())
+
+
+def args_json(args: Sequence[tuple[str, Any]]) -> dict[str, Any]:
+    """A message's arguments as JSON data: an option as ``{"moves", "back", "label"}``, words as their
+    data with ``text``, anything else as it is."""
+    out: dict[str, Any] = {}
+    for k, v in args:
+        if isinstance(v, Option):
+            out[k] = {"option": v.to_dict()}
+        elif isinstance(v, Words):
+            out[k] = {"text": v.text, **v.data}
+        else:
+            out[k] = v
+    return out
+
+
+def plain(value: Any) -> Any:
+    """A fact's value as JSON data (tuples as lists)."""
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    return value
+
 
 class StatusKind(StrEnum):
     """What the tracker is doing (a closed set; compares equal to its text)."""
@@ -178,6 +257,8 @@ class FactDiff:
             "where": pol.describe_key(self.key, names),
             "expected": pol.describe_value(self.key, self.expected),
             "seen": pol.describe_value(self.key, self.seen),
+            "expected_value": plain(self.expected),
+            "seen_value": plain(self.seen),
             "strength": round(self.strength, 2),
         }
 
@@ -190,6 +271,8 @@ class Prompt:
     state_id: int
     options: tuple[Option, ...]
     reason: str
+    key: str = ""
+    args: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -204,6 +287,8 @@ class Desync:
     options: tuple[Option, ...]
     message: str
     since: float
+    key: str = ""
+    args: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -217,12 +302,18 @@ class Status:
     prompt: Prompt | None = None
     desync: Desync | None = None
     hidden: tuple[str, ...] = ()
+    key: str = ""
+    args: tuple[tuple[str, Any], ...] = ()
 
     def to_dict(self, names: Mapping[int, str] | None = None, policy: TrackerPolicy | None = None) -> dict[str, Any]:
-        """JSON data (``names``: player names by layout seat, for describing facts)."""
+        """JSON data (``names``: player names by layout seat, for describing facts; also given as
+        ``names`` so the page can say facts and regions in its own words)."""
         out: dict[str, Any] = {
             "kind": self.kind,
             "message": self.message,
+            "key": self.key,
+            "args": args_json(self.args),
+            "names": {str(k): v for k, v in (names or {}).items()},
             "time": round(self.time, 3),
             "hand": self.hand,
             "hidden": list(self.hidden),
@@ -234,6 +325,8 @@ class Status:
                 "id": self.prompt.id,
                 "state_id": self.prompt.state_id,
                 "reason": self.prompt.reason,
+                "key": self.prompt.key,
+                "args": args_json(self.prompt.args),
                 "options": [o.to_dict() for o in self.prompt.options],
             }
         if self.desync:
@@ -242,6 +335,8 @@ class Status:
                 "id": d.id,
                 "state_id": d.state_id,
                 "message": d.message,
+                "key": d.key,
+                "args": args_json(d.args),
                 "facts": [f.to_dict(names, policy) for f in d.facts],
                 "closest": d.closest.to_dict(),
                 "options": [o.to_dict() for o in d.options],
@@ -305,7 +400,7 @@ class Tracker:
         self._desync: Desync | None = None
         self._ids = 0
         self._dismissed: set[Any] = set()
-        self.status = Status(StatusKind.IDLE, "no game yet", 0.0)
+        self.status = Status(StatusKind.IDLE, MESSAGES["no_game"], 0.0, key="no_game")
 
     # --- public ----------------------------------------------------------------------------------
     def update(self, obs: Observation, game: GameView | None) -> Update:
@@ -353,23 +448,37 @@ class Tracker:
 
     # --- internals -------------------------------------------------------------------------------
     def _status(
-        self, kind: StatusKind, message: str, t: float, hand: bool = False, hidden: tuple[str, ...] = ()
+        self, kind: StatusKind, key: str, t: float, hand: bool = False, hidden: tuple[str, ...] = (), **args: Any
     ) -> Status:
-        return Status(kind, message, t, hand, self._prompt, self._desync, hidden)
+        """A status saying :data:`MESSAGES` ``[key]`` with ``args``."""
+        text, key, targs = say(key, **args)
+        return Status(kind, text, t, hand, self._prompt, self._desync, hidden, key, targs)
+
+    def _asked(self, kind: StatusKind, t: float, hidden: tuple[str, ...] = ()) -> Status:
+        """A status that says what the open prompt asks."""
+        p = self._prompt
+        assert p is not None
+        return Status(kind, p.reason, t, False, p, self._desync, hidden, p.key, p.args)
+
+    def _told(self, t: float, hidden: tuple[str, ...] = ()) -> Status:
+        """A status that says what the open desync says."""
+        d = self._desync
+        assert d is not None
+        return Status(StatusKind.DESYNC, d.message, t, False, self._prompt, d, hidden, d.key, d.args)
 
     def _update(self, obs: Observation, game: GameView | None) -> Update:
         cfg = self.config
         t = obs.time
         if game is None:
             self.reset()
-            return Update(Status(StatusKind.IDLE, "no game yet: start one on the page", t))
+            return Update(Status(StatusKind.IDLE, MESSAGES["no_game_start"], t, key="no_game_start"))
         self._drop_stale(game)
         if not obs.registered:
             self._end_window()
-            return Update(self._status(StatusKind.NO_TABLE, "the table is not in view (markers not found)", t))
+            return Update(self._status(StatusKind.NO_TABLE, "no_table", t))
         if not obs.settled:
             self._end_window()
-            msg = "hand in view" if obs.hand_in_view else "something is moving"
+            msg = "hand" if obs.hand_in_view else "moving"
             return Update(self._status(self._kind_during_hand(), msg, t, hand=obs.hand_in_view))
         facts = self.policy.facts(obs, self.seating)
         if self._last_settled_time is not None and self._unexplained_since is not None:
@@ -509,20 +618,18 @@ class Tracker:
             done = self._seen_complete(game) if not best.back else ()
             if done and len(self._window) < cfg.min_frames:
                 return Update(
-                    self._status(StatusKind.SETTLING, f"seen: {Option(tuple(best.moves)).label}", t, hidden=hidden)
+                    self._status(StatusKind.SETTLING, "seen", t, hidden=hidden, option=Option(tuple(best.moves)))
                 )
             if done:
                 # the table showed this move on its own, and since then more turns: that settles
                 # where the first player's move ended
                 self._seen_stable = None
-                label = Option(done).label
                 return Update(
-                    self._status(StatusKind.SETTLING, f"committed: {label}", t, hidden=hidden),
+                    self._status(StatusKind.SETTLING, "committed", t, hidden=hidden, option=Option(done)),
                     Action(ActionKind.COMMIT, done),
                 )
-            why = "several moves of one player happened too quickly to tell apart: is this right?"
             # more frames of the same table cannot settle this: ask at once
-            return self._ambiguous(best, [], ev, game, t, hidden, force=True, reason=why)
+            return self._ambiguous(best, [], ev, game, t, hidden, force=True, reason=say("too_quick"))
         if split > 0:
             best = _prefix(best, split)  # moves by others followed: these are complete
         self._ambiguous_since = None
@@ -539,16 +646,16 @@ class Tracker:
         )
         if hidden_land:
             names = _names(game, self.seating, self.rules)
-            who = ", ".join(self.policy.describe_region(r, names) for r in hidden_land)
+            who = self._regions(hidden_land, names)
             if self._prompt and [(o.back, o.moves) for o in self._prompt.options] == [decision]:
-                return Update(self._status(StatusKind.PROMPT, self._prompt.reason, t, hidden=hidden))
+                return Update(self._asked(StatusKind.PROMPT, t, hidden))
             if t - first_seen < cfg.hidden_prompt_after:
                 return Update(
-                    self._status(StatusKind.WAITING, f"waiting for a view of {who}: {option.label}?", t, hidden=hidden)
+                    self._status(StatusKind.WAITING, "waiting_view_of", t, hidden=hidden, regions=who, option=option)
                 )
             return self._ambiguous(best, [], ev, game, t, hidden, force=True)
         if len(self._window) < cfg.min_frames or t - first_seen < cfg.stable_s:
-            return Update(self._status(StatusKind.SETTLING, f"seen: {option.label}", t, hidden=hidden))
+            return Update(self._status(StatusKind.SETTLING, "seen", t, hidden=hidden, option=option))
         self._seen_stable = (game.state_id, decision, t - first_seen)
         if split < 0 and t - first_seen < cfg.extendable_s and self._extendable(best, game.states[-1 - best.back]):
             if best.back == 0 and len(best.moves) > 1:
@@ -556,14 +663,12 @@ class Tracker:
                 # keep waiting for the last one, which may still grow
                 self._candidate = ((0, (best.moves[-1],)), first_seen)
                 self._prompt = None
-                done = Option(tuple(best.moves[:-1]))
+                finished = Option(tuple(best.moves[:-1]))
                 return Update(
-                    self._status(StatusKind.SETTLING, f"committed: {done.label}", t, hidden=hidden),
+                    self._status(StatusKind.SETTLING, "committed", t, hidden=hidden, option=finished),
                     Action(ActionKind.COMMIT, tuple(best.moves[:-1])),
                 )
-            return Update(
-                self._status(StatusKind.SETTLING, f"seen: {option.label} (the move may go on)", t, hidden=hidden)
-            )
+            return Update(self._status(StatusKind.SETTLING, "seen_may_go_on", t, hidden=hidden, option=option))
         # commit
         self._candidate = None
         self._prompt = None
@@ -574,13 +679,13 @@ class Tracker:
             # undo one move at a time: the next observation re-checks the rest
             if best.back > 1:
                 return Update(
-                    self._status(StatusKind.SETTLING, f"taking back: {option.label}", t), Action(ActionKind.UNDO, (), 1)
+                    self._status(StatusKind.SETTLING, "taking_back", t, option=option), Action(ActionKind.UNDO, (), 1)
                 )
             return Update(
-                self._status(StatusKind.WATCHING, f"{kind}: {option.label}", t), Action(kind, tuple(best.moves), 1)
+                self._status(StatusKind.WATCHING, str(kind), t, option=option), Action(kind, tuple(best.moves), 1)
             )
         return Update(
-            self._status(StatusKind.WATCHING, f"committed: {option.label}", t),
+            self._status(StatusKind.WATCHING, "committed", t, option=option),
             Action(ActionKind.COMMIT, tuple(best.moves)),
         )
 
@@ -601,15 +706,15 @@ class Tracker:
             FactDiff(k, value_of(best.view, k, self.policy.default), ev.facts[k].mode, d)
             for k, d in best.disagreements[:8]
         )
-        where = self._where(facts, names)
-        msg = f"the table and the game disagree: {where} (a piece knocked over, or misread?)"
+        msg, key, margs = say("disagree_knocked", where=self._where(facts, names))
         prev = self._desync or self._left_over
         keep = prev is not None and {f.key for f in prev.facts} == {f.key for f in facts}
         did = prev.id if prev is not None and keep else self._next_id()
         since = prev.since if prev is not None and keep else t
-        self._desync = Desync(did, game.state_id, facts, Option(tuple(best.moves), best.back), (), msg, since)
+        near = Option(tuple(best.moves), best.back)
+        self._desync = Desync(did, game.state_id, facts, near, (), msg, since, key, margs)
         self._left_over = self._desync
-        return Update(self._status(StatusKind.DESYNC, msg, t, hidden=hidden), update.action)
+        return Update(self._told(t, hidden), update.action)
 
     def _invisible_choice(self, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]) -> Update | None:
         """The table matches the record, which waits for a player's answer to an event that no
@@ -640,12 +745,12 @@ class Tracker:
             return None
         if len(after) == 1:
             self._quiet_since = None
-            label = Option(after[0].moves).label
             return Update(
-                self._status(StatusKind.WATCHING, f"committed: {label}", t), Action(ActionKind.COMMIT, after[0].moves)
+                self._status(StatusKind.WATCHING, "committed", t, option=Option(tuple(after[0].moves))),
+                Action(ActionKind.COMMIT, after[0].moves),
             )
         who = _names(game, self.seating, self.rules).get(self.seating.layout_seats[self.rules.actor(state)], "a player")
-        why = f"{who} answers an event in a way the table does not show: which option?"
+        why = say("invisible_answer", player=who)
         return self._ambiguous(after[0], after[1:], ev, game, t, hidden, force=True, reason=why)
 
     def _explained_root(self, t: float, hidden: tuple[str, ...], state: State) -> Update:
@@ -656,19 +761,24 @@ class Tracker:
         self._ambiguous_since = None
         self._prompt = None
         if len(self._window) < self.config.min_frames:
-            return Update(self._status(StatusKind.SETTLING, "the table matches the game", t, hidden=hidden))
+            return Update(self._status(StatusKind.SETTLING, "matches", t, hidden=hidden))
         recent = self._recent_reads()
         lands = self.policy.watched_regions(hidden, state, recent, self.seating)
         if lands:
             # nothing disagrees where the camera can see, but a move may be going on where it cannot
-            who = ", ".join(r for r in lands)
-            msg = f"the table matches the game where the camera can see it; hidden: {who}"
-            return Update(self._status(StatusKind.WAITING, msg, t, hidden=hidden))
-        return Update(self._status(StatusKind.WATCHING, "the table matches the game", t, hidden=hidden))
+            who = Words(", ".join(r for r in lands), {"regions": list(lands)})
+            return Update(self._status(StatusKind.WAITING, "matches_hidden", t, hidden=hidden, regions=who))
+        return Update(self._status(StatusKind.WATCHING, "matches", t, hidden=hidden))
 
-    def _where(self, facts: Sequence[FactDiff], names: Mapping[int, str]) -> str:
+    def _where(self, facts: Sequence[FactDiff], names: Mapping[int, str]) -> Words:
         pol = self.policy
-        return "; ".join(f"{pol.describe_key(f.key, names)}: {pol.describe_value(f.key, f.seen)}" for f in facts[:3])
+        shown = facts[:3]
+        text = "; ".join(f"{pol.describe_key(f.key, names)}: {pol.describe_value(f.key, f.seen)}" for f in shown)
+        return Words(text, {"facts": [{"key": pol.key_to_json(f.key), "seen": plain(f.seen)} for f in shown]})
+
+    def _regions(self, regions: Sequence[str], names: Mapping[int, str]) -> Words:
+        text = ", ".join(self.policy.describe_region(r, names) for r in regions)
+        return Words(text, {"regions": list(regions)})
 
     def _extendable(self, node: Node, start: State) -> bool:
         """True when the node's last move could still be growing on the table (the game's policy
@@ -693,7 +803,7 @@ class Tracker:
         t: float,
         hidden: tuple[str, ...],
         force: bool = False,
-        reason: str | None = None,
+        reason: tuple[str, str, tuple[tuple[str, Any], ...]] | None = None,
     ) -> Update:
         cfg = self.config
         self._candidate = None
@@ -705,26 +815,24 @@ class Tracker:
         since = self._ambiguous_since[1]
         unseen = _unseen_differences(group, ev)
         if self._prompt and tuple((o.back, o.moves) for o in self._prompt.options) == key:
-            return Update(self._status(StatusKind.PROMPT, self._prompt.reason, t, hidden=hidden))
+            return Update(self._asked(StatusKind.PROMPT, t, hidden))
         if (game.state_id, key) in self._dismissed:
-            return Update(
-                self._status(StatusKind.WATCHING, "a prompt was dismissed: waiting for the table to change", t)
-            )
+            return Update(self._status(StatusKind.WATCHING, "dismissed", t))
         if unseen and t - since < cfg.hidden_prompt_after and not force:
             names = _names(game, self.seating, self.rules)
-            where = sorted({self.policy.describe_key(k, names) for k in unseen})[:3]
-            return Update(
-                self._status(StatusKind.WAITING, f"waiting for a view of {', '.join(where)}", t, hidden=hidden)
-            )
+            pol = self.policy
+            places = sorted(((pol.describe_key(k, names), k) for k in unseen), key=lambda x: x[0])
+            seen_words: dict[str, Any] = {}
+            for words, k in places:
+                seen_words.setdefault(words, k)
+            shown = list(seen_words.items())[:3]
+            where = Words(", ".join(w for w, _ in shown), {"places": [pol.key_to_json(k) for _, k in shown]})
+            return Update(self._status(StatusKind.WAITING, "waiting_view", t, hidden=hidden, places=where))
         if (t - since < cfg.prompt_after or len(self._window) < cfg.min_frames) and not force:
-            return Update(self._status(StatusKind.SETTLING, f"{len(options)} moves fit the table", t, hidden=hidden))
-        reason = reason or (
-            "part of the table stays hidden: which move was it?"
-            if unseen or force
-            else "the camera cannot tell these moves apart: which one was it?"
-        )
-        self._prompt = Prompt(self._next_id(), game.state_id, options, reason)
-        return Update(self._status(StatusKind.PROMPT, reason, t, hidden=hidden))
+            return Update(self._status(StatusKind.SETTLING, "n_fit", t, hidden=hidden, n=len(options)))
+        said = reason or say("hidden_which" if unseen or force else "cannot_tell")
+        self._prompt = Prompt(self._next_id(), game.state_id, options, said[0], said[1], said[2])
+        return Update(self._asked(StatusKind.PROMPT, t, hidden))
 
     def _unexplained(self, a: _Analysis, ev: Evidence, game: GameView, t: float, hidden: tuple[str, ...]) -> Update:
         cfg = self.config
@@ -743,20 +851,17 @@ class Tracker:
         if done:
             # the table shows the next turn under way beyond a move seen complete: that one is done
             self._seen_stable = None
-            label = Option(done).label
             return Update(
-                self._status(StatusKind.SETTLING, f"committed: {label}", t, hidden=hidden),
+                self._status(StatusKind.SETTLING, "committed", t, hidden=hidden, option=Option(done)),
                 Action(ActionKind.COMMIT, done),
             )
         lands = sorted(self.policy.watched_regions(self._hidden(), None, set(), self.seating))
         if lands and self._desync is None:
             names = _names(game, self.seating, self.rules)
-            who = ", ".join(self.policy.describe_region(r, names) for r in lands)
-            msg = f"the table changed where the camera cannot see all of it ({who}): enter the move on the page"
-            return Update(self._status(StatusKind.WAITING, msg, t, hidden=hidden))
+            who = self._regions(lands, names)
+            return Update(self._status(StatusKind.WAITING, "changed_hidden", t, hidden=hidden, regions=who))
         if self._desync is None and self._unexplained_settled < cfg.desync_after:
-            msg = "the table is changing: waiting for a complete move"
-            return Update(self._status(StatusKind.CHANGING, msg, t, hidden=hidden))
+            return Update(self._status(StatusKind.CHANGING, "changing", t, hidden=hidden))
         facts = tuple(
             FactDiff(k, value_of(closest.view, k, self.policy.default), ev.facts[k].mode, d)
             for k, d in closest.disagreements[:8]
@@ -766,15 +871,17 @@ class Tracker:
         )
         names = _names(game, self.seating, self.rules)
         where = self._where(facts, names)
-        msg = f"the table and the game disagree: {where}"
-        if closest.moves or closest.back:
-            msg += f" (closest legal move: {Option(tuple(closest.moves), closest.back).label})"
-        prev = self._desync
-        keep_id = prev.id if prev and prev.facts == facts and prev.options == fixes else self._next_id()
-        since = prev.since if prev else t
         near = Option(tuple(closest.moves), closest.back)
-        self._desync = Desync(keep_id, game.state_id, facts, near, fixes, msg, since)
-        return Update(self._status(StatusKind.DESYNC, msg, t, hidden=hidden))
+        if closest.moves or closest.back:
+            msg, key, margs = say("disagree_closest", where=where, option=near)
+        else:
+            msg, key, margs = say("disagree", where=where)
+        prev = self._desync
+        same = prev is not None and _same_facts(prev.facts, facts) and _same_options(prev.options, fixes)
+        keep_id = prev.id if prev is not None and same else self._next_id()
+        since = prev.since if prev else t
+        self._desync = Desync(keep_id, game.state_id, facts, near, fixes, msg, since, key, margs)
+        return Update(self._told(t, hidden))
 
     def _seen_complete(self, game: GameView) -> tuple[Move, ...]:
         """The moves last seen as the stable explanation of the table from the current record (only
@@ -822,17 +929,27 @@ class Tracker:
             for v in [value_of(view0, k, default)]
         )
         if best.moves:
-            msg = f"the table shows a different move than the record ({option.label}): undo is not allowed now"
+            msg, key, margs = say("different_move", option=option)
         else:
-            msg = (
-                f"the table shows the position before {last}: undo is not allowed now "
-                "(put the table back, or correct the record)"
-            )
+            msg, key, margs = say("position_before", move=str(last))
         options = tuple(Option(tuple(n.moves), n.back, n.deficit) for n in (fixes or ([best] if best.moves else [])))
         prev = self._desync
-        did = prev.id if prev and prev.closest == option and prev.options == options else self._next_id()
-        self._desync = Desync(did, game.state_id, facts, option, options, msg, prev.since if prev else t)
-        return Update(self._status(StatusKind.DESYNC, msg, t, hidden=hidden))
+        same = prev is not None and _same_options([prev.closest], [option]) and _same_options(prev.options, options)
+        did = prev.id if prev is not None and same else self._next_id()
+        since = prev.since if prev else t
+        self._desync = Desync(did, game.state_id, facts, option, options, msg, since, key, margs)
+        return Update(self._told(t, hidden))
+
+
+def _same_facts(a: Sequence[FactDiff], b: Sequence[FactDiff]) -> bool:
+    """The same disagreements (where, expected, seen), however strongly each frame supports them: a
+    desync keeps its id while the table stays the same, so a fix tapped on the page still finds it."""
+    return [(f.key, f.expected, f.seen) for f in a] == [(f.key, f.expected, f.seen) for f in b]
+
+
+def _same_options(a: Sequence[Option], b: Sequence[Option]) -> bool:
+    """The same fixes offered (their moves and takebacks, whatever their deficit)."""
+    return [(o.back, o.moves) for o in a] == [(o.back, o.moves) for o in b]
 
 
 def _names(game: GameView, seating: Seating, rules: Any) -> dict[int, str]:

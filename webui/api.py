@@ -21,6 +21,7 @@ from datafile import DataFileError, parse_json
 from games.api import GamePlugin, PageModule, ProfileSupport
 from games.players import check_players
 from session.runtime import REST_MODES, GameRuntime, Snapshot
+from webui.demo import control_of, demo_view
 from webui.errors import ApiError, bad_request
 from webui.leds import leds_view
 from webui.openapi import openapi_spec
@@ -218,11 +219,25 @@ class LogCache:
 
 @bp.get("/positions/<int:n>")
 def get_position(n: int) -> Response:
-    """The position after the first ``n`` moves (0 = the start of the game)."""
+    """The position after the first ``n`` moves (0 = the start of the game); with ``?moves=N`` also up
+    to N moves possible there (``alternatives``, in notation; ``alternatives_more`` when there are
+    more): what a correction of move ``n + 1`` may pick from."""
+    limit = _query_int("moves", 0, 0, 1000)
     snap = runtime().snapshot()
     if n > len(snap.moves):
         raise ApiError(404, "not_found", f"there is no position {n}: the game has {len(snap.moves)} moves")
-    return jsonify(position_view(snap, n))
+    out = position_view(snap, n)
+    if limit:
+        moves: list[str] = []
+        more = False
+        for m in game().rules.legal_moves(snap.states[n]):
+            if len(moves) >= limit:
+                more = True
+                break
+            moves.append(str(m))
+        out["alternatives"] = moves
+        out["alternatives_more"] = more
+    return jsonify(out)
 
 
 @bp.get("/journal")
@@ -269,7 +284,8 @@ def post_move() -> Response:
 
 @bp.post("/undo")
 def post_undo() -> Response:
-    """Take back the last move (within the current turn, never a revealed chance outcome)."""
+    """Take back the last move, whatever it was: a finished turn is reopened, a revealed chance
+    outcome is forgotten and asked for again (the journal keeps both)."""
     data = body()
     _unknown(data, {"state_id"})
     change = runtime().undo(_int(data, "state_id"))
@@ -294,6 +310,22 @@ def post_correction() -> Response:
     except IndexError as exc:
         raise bad_request("index", str(exc)) from None
     return _accepted(change.index, move, "correct")
+
+
+@bp.post("/demo")
+def post_demo() -> Response:
+    """Set the speed of the demo playing (``serve --demo``, ``demo``): ``{"speed": one of
+    demo.speeds}``; 404 when no demo plays."""
+    data = body()
+    _unknown(data, {"speed"})
+    control = control_of(runtime())
+    if control is None:
+        raise ApiError(404, "not_found", "no demo is playing (serve --demo, table-companion demo)")
+    speed = data.get("speed")
+    if isinstance(speed, bool) or not isinstance(speed, int | float) or speed not in control.speeds:
+        raise bad_request("speed", f"must be one of {', '.join(f'{s:g}' for s in control.speeds)}")
+    control.speed = float(speed)
+    return jsonify({"demo": demo_view(runtime())})
 
 
 def _players(data: dict[str, Any], plugin: GamePlugin) -> list[tuple[str, str]]:

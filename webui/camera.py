@@ -7,7 +7,8 @@ mode has no strip of its own.
   The camera loop encodes each picture once and :class:`FrameHub` hands the same bytes to every
   viewer; a slow viewer skips pictures instead of slowing the camera; without new pictures the last
   one is sent again every second.
-- ``GET /api/tracker`` — the tracker's status: ``kind`` (watching, hand, settling, changing, waiting,
+- ``GET /api/tracker`` — ``{"enabled": false}`` outside camera mode (the page asks on every load:
+  never a 404), else ``enabled: true`` and the tracker's status: ``kind`` (watching, hand, settling, changing, waiting,
   prompt, desync, no_table, idle), ``message``, the open ``prompt`` with its options, the ``desync``
   with the facts that disagree (where, expected, seen) and the fixes offered, the loop's figures
   (``camera``), ``source`` (what the observations come from) and ``enrollment`` (as below; null when
@@ -24,10 +25,10 @@ mode has no strip of its own.
   entered on the page; 200 with the new status, 409 ``enroll_failed`` with a one-line message for a
   user mistake (no game yet, setup not entered, no markers in view, hands in view).
 
-Both enrollment routes are registered by :func:`webui.app.create_app` (blueprint ``enrollment``) so
-they answer 404 ``not_found`` when the server is not in camera mode or its source needs no enrollment.
-The other routes exist only after :func:`attach`; without it the page hides its camera panel
-(``/api/tracker`` answers 404).
+Both enrollment routes and ``GET /api/tracker`` are registered by :func:`webui.app.create_app`
+(blueprint ``enrollment``): the enrollment routes answer 404 ``not_found`` when the server is not in
+camera mode or its source needs no enrollment, ``/api/tracker`` says ``enabled: false`` and the page
+shows no camera panel. The other routes exist only after :func:`attach`.
 """
 
 from __future__ import annotations
@@ -217,7 +218,7 @@ def attach(
     enrollment = Enrollment(enroll, enrollment_status)
 
     def status() -> dict[str, Any]:
-        out = link.status_dict()
+        out = {"enabled": True, **link.status_dict()}
         out["camera"] = camera_stats() if camera_stats else None
         out["source"] = source
         out["enrollment"] = enrollment.status()
@@ -286,10 +287,13 @@ def still() -> Response:
     return resp
 
 
-@bp.get("/api/tracker")
+@enrollment_bp.get("/api/tracker")
 def get_tracker() -> Response:
-    """The tracker's status."""
-    return jsonify(_camera()["status"]())
+    """The tracker's status; ``{"enabled": false}`` outside camera mode."""
+    cam = current_app.extensions["companion"].get("camera")
+    if cam is None:
+        return jsonify({"enabled": False})
+    return jsonify(cam["status"]())
 
 
 @bp.get("/api/tracker/events")

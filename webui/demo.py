@@ -6,6 +6,11 @@
 submitting it with the current state id. If someone enters a move meanwhile, its move is stale and
 it simply tries again on the next tick. After a game ends it waits ``restart_after`` seconds and
 starts the next one.
+
+The page shows a speed control for a demo: anything that plays a demo through a runtime (a
+:class:`DemoPlayer`, the camera demo's frame source) registers a :class:`SpeedControl` for it with
+:func:`register`; the live view then carries ``demo`` (:func:`demo_view`) and ``POST /api/demo``
+sets the speed.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import weakref
+from typing import Any, Protocol
 
 from games.api import Player
 from games.errors import IllegalMoveError
@@ -21,6 +28,47 @@ from session.runtime import GameRuntime, RuntimeRefusal
 log = logging.getLogger(__name__)
 
 DEMO_NAMES = ("Ada", "Bo", "Cai", "Dee", "Eli", "Fay")
+SPEEDS = (0.5, 1.0, 2.0, 4.0)
+"""The speeds a :class:`DemoPlayer` offers (times its ``pace``)."""
+
+
+class SpeedControl(Protocol):
+    """A demo's speed as the page sets it: ``speed`` is one of ``speeds`` (1 = the normal pace)."""
+
+    speeds: tuple[float, ...]
+
+    @property
+    def speed(self) -> float: ...  # pragma: no cover - protocol
+
+    @speed.setter
+    def speed(self, value: float) -> None: ...  # pragma: no cover - protocol
+
+
+_CONTROLS: weakref.WeakKeyDictionary[Any, SpeedControl] = weakref.WeakKeyDictionary()
+
+
+def register(runtime: Any, control: SpeedControl) -> None:
+    """``control`` sets the speed of the demo that plays through ``runtime`` (one per runtime)."""
+    _CONTROLS[runtime] = control
+
+
+def unregister(runtime: Any) -> None:
+    """No demo plays through ``runtime`` any more (the page hides the speed control)."""
+    _CONTROLS.pop(runtime, None)
+
+
+def control_of(runtime: Any) -> SpeedControl | None:
+    """The speed control of the demo playing through ``runtime``, if any."""
+    return _CONTROLS.get(runtime)
+
+
+def demo_view(runtime: Any) -> dict[str, Any] | None:
+    """``{"speed", "speeds"}`` of the demo playing through ``runtime`` (the page's speed control), or
+    None when no demo plays."""
+    c = control_of(runtime)
+    if c is None:
+        return None
+    return {"speed": c.speed, "speeds": list(c.speeds)}
 
 
 class DemoPlayer:
@@ -43,16 +91,34 @@ class DemoPlayer:
             raise ValueError(f"policy must be one of {', '.join(runtime.game.rules.players)}")
         self.runtime = runtime
         self.players = players
+        self.base_pace = pace
         self.pace = pace
+        self.speeds = SPEEDS
+        self._speed = 1.0
         self.seed = seed
         self.policy = policy
         self.restart_after = restart_after
         self.rng = random.Random(seed)
         self.policies: list[Player] = []
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self.moves_played = 0
         self.games_started = 0
+        register(runtime, self)
+
+    @property
+    def speed(self) -> float:
+        """How many times faster than ``pace`` it plays (one of :data:`SPEEDS`; the page sets it)."""
+        return self._speed
+
+    @speed.setter
+    def speed(self, value: float) -> None:
+        if value not in self.speeds:
+            raise ValueError(f"speed must be one of {', '.join(f'{s:g}' for s in self.speeds)}")
+        self._speed = float(value)
+        self.pace = self.base_pace / self._speed
+        self._wake.set()  # a long wait at a slow speed ends now
 
     def start(self) -> None:
         """Start playing in a daemon thread."""
@@ -62,6 +128,8 @@ class DemoPlayer:
     def stop(self) -> None:
         """Stop after the current step."""
         self._stop.set()
+        self._wake.set()
+        unregister(self.runtime)
         if self._thread:
             self._thread.join(timeout=5)
 
@@ -108,5 +176,7 @@ class DemoPlayer:
                     self._new_game()
             except Exception:  # keep the demo alive whatever happens; the log has it
                 log.exception("demo step failed")
-            if self._stop.wait(self.pace):
+            self._wake.wait(self.pace)
+            self._wake.clear()
+            if self._stop.is_set():
                 return

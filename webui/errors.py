@@ -88,9 +88,24 @@ def error_response(status: int, type_: str, message: str, **extra: Any) -> Respo
     return resp
 
 
+def _reason_template(exc: IllegalMoveError) -> dict[str, Any]:
+    """The reason's template key and args, when the game gives them (the page translates it)."""
+    key = getattr(exc, "reason_key", "")
+    return {"key": key, "args": getattr(exc, "reason_args", {})} if key else {}
+
+
 def illegal_move(exc: IllegalMoveError, **extra: Any) -> ApiError:
-    """The engine's refusal, with its rule clause."""
-    return ApiError(422, "illegal_move", str(exc), clause=exc.clause, reason=exc.reason, move=exc.move, **extra)
+    """The engine's refusal, with its rule clause (and the reason's template, if any)."""
+    return ApiError(
+        422,
+        "illegal_move",
+        str(exc),
+        clause=exc.clause,
+        reason=exc.reason,
+        move=exc.move,
+        **_reason_template(exc),
+        **extra,
+    )
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -116,7 +131,14 @@ def register_error_handlers(app: Flask) -> None:
     def _conflict(exc: CorrectionConflict) -> Response:
         e = exc.error
         return error_response(
-            422, "illegal_move", exc.message, clause=e.clause, reason=e.reason, move=str(exc.move), index=exc.index
+            422,
+            "illegal_move",
+            exc.message,
+            clause=e.clause,
+            reason=e.reason,
+            move=str(exc.move),
+            index=exc.index,
+            **_reason_template(e),
         )
 
     @app.errorhandler(IllegalMoveError)

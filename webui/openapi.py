@@ -264,7 +264,7 @@ def openapi_spec() -> dict[str, Any]:
         "/api/undo": {
             "post": {
                 "operationId": "postUndo",
-                "summary": "Take back the last move (within the current turn; never a revealed chance outcome)",
+                "summary": "Take back the last move, whatever it was (a revealed chance outcome is asked for again)",
                 "requestBody": _body(
                     {
                         "type": "object",
@@ -353,9 +353,15 @@ def openapi_spec() -> dict[str, Any]:
         "/api/positions/{n}": {
             "get": {
                 "operationId": "getPosition",
-                "summary": "The position after the first n moves (0 = start)",
+                "summary": "The position after the first n moves (0 = start); ?moves=N: up to N moves possible there",
                 "parameters": [
-                    {"name": "n", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}}
+                    {"name": "n", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}},
+                    {
+                        "name": "moves",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0, "maximum": 1000},
+                    },
                 ],
                 "responses": {"200": _json(obj, "the position"), **_errors(*_READ_ERRORS)},
             }
@@ -404,6 +410,22 @@ def openapi_spec() -> dict[str, Any]:
                 "summary": "Validate an edited box profile without saving it",
                 "requestBody": _body(_ref("ProfileEdit")),
                 "responses": {"200": _json(obj, "valid"), **_errors(*_WRITE_ERRORS)},
+            }
+        },
+        "/api/demo": {
+            "post": {
+                "operationId": "postDemo",
+                "summary": "Set the speed of the demo playing (serve --demo, table-companion demo): one of the live "
+                "view's demo.speeds; 404 when no demo plays",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["speed"],
+                        "properties": {"speed": {"type": "number"}},
+                        "additionalProperties": False,
+                    }
+                ),
+                "responses": {"200": _json({"type": "object"}, "the demo's speed now"), **_errors(*_WRITE_ERRORS)},
             }
         },
         "/api/leds": {

@@ -1,7 +1,8 @@
 """JSON views of the live game for the page and the API, for any game (no Flask here): the live state,
 the move log with scores over time, and any earlier position. What one position shows comes from
 the game's page module (:meth:`games.api.PageModule.state_view`); this module adds the record around
-it: players, the last move and who made it, the undo status, warnings, the game's id and script.
+it: players, the last move and who made it, the undo status, warnings, the game's id and script,
+when it started, a finished game's result (ranking with tie-breaks, scores) and a demo's speed.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 
 from games.api import GamePlugin, PageModule
 from session.runtime import GameRuntime, Snapshot
+from webui.demo import demo_view
 
 
 def page_of(game: GamePlugin) -> PageModule:
@@ -31,6 +33,8 @@ def game_info(game: GamePlugin) -> dict[str, Any]:
         "max_players": game.info.max_players,
         "colours": list(game.info.colours),
         "profile": game.profile is not None,
+        "bgg_id": game.info.bgg_id,
+        "highest_wins": game.info.highest_wins,
     }
 
 
@@ -68,12 +72,15 @@ def live_view(runtime: GameRuntime) -> dict[str, Any]:
             "has_game": False,
             "game": game_info(game),
             "warnings": list(runtime.warnings),
+            **_demo(runtime),
         }
         if prof is not None:
             out["profile"] = {"name": prof.name, "digest": prof.digest}
         return out
     snap = runtime.snapshot()
+    rules = game.rules
     allowed, reason, message = runtime.undo_status()
+    last = snap.moves[-1] if snap.moves else None
     state = snap.state
     return {
         "state_id": snap.state_id,
@@ -83,10 +90,34 @@ def live_view(runtime: GameRuntime) -> dict[str, Any]:
         "players": _players(game, state),
         "moves": len(snap.moves),
         "last": mover(snap, len(snap.moves) - 1) if snap.moves else None,
-        "undo": {"allowed": allowed, "reason": reason, "message": message},
-        "over": game.rules.is_over(state),
+        "undo": {
+            "allowed": allowed,
+            "reason": reason,
+            "message": message,
+            "move": str(last) if last is not None else None,
+            "chance": bool(last is not None and last.chance),
+        },
+        "over": rules.is_over(state),
+        "started": snap.created,
         "warnings": list(runtime.warnings),
+        **_demo(runtime),
+        **({"result": result_view(game, state)} if rules.is_over(state) else {}),
         **page_of(game).state_view(state),
+    }
+
+
+def _demo(runtime: GameRuntime) -> dict[str, Any]:
+    """``demo`` (its speed and the speeds offered) while a demo plays through ``runtime``."""
+    d = demo_view(runtime)
+    return {"demo": d} if d is not None else {}
+
+
+def result_view(game: GamePlugin, state: Any) -> dict[str, Any]:
+    """A finished game's result for the end-of-game summary: the ranking with the game's tie-breaks
+    and the final scores with their breakdown (any game)."""
+    return {
+        "ranking": [s.to_dict() for s in game.rules.ranking(state)],
+        "scores": game.rules.scores(state),
     }
 
 
@@ -101,30 +132,35 @@ def position_view(snap: Snapshot, n: int) -> dict[str, Any]:
 
 def log_view(snap: Snapshot, since: int | None = None) -> dict[str, Any]:
     """The move log with who moved, the total score of every player after each move (the score
-    chart), and the raw journal entries (including undos and corrections).
+    chart; ``standing`` too when the game's scores tell what is earned so far apart from what the
+    end would add), and the raw journal entries (including undos and corrections).
 
     With ``since`` (a state id the asking page already has the log of), only what came after it when
     nothing but moves came since: ``since`` and ``from`` (the first move index sent) are set,
-    ``moves`` holds the movers from ``from`` on, ``totals`` the totals after each of those moves and
-    ``entries`` the new journal entries. Otherwise (an undo or a correction since, another game, an
-    unknown id) the whole log, with ``since`` null and ``from`` 0."""
+    ``moves`` holds the movers from ``from`` on, ``totals`` (and ``standing``) the totals after each of
+    those moves and ``entries`` the new journal entries. Otherwise (an undo or a correction since,
+    another game, an unknown id) the whole log, with ``since`` null and ``from`` 0."""
     game = snap.game
     assert game is not None
     start = _appended_since(snap, since)
     n = len(snap.moves)
     first = 0 if start is None else start
-    totals = [[int(b["total"]) for b in game.rules.scores(s)] for s in snap.states[first + (start is not None) :]]
+    scores = [game.rules.scores(s) for s in snap.states[first + (start is not None) :]]
     base = snap.state_id - len(snap.entries)
     entries = snap.entries if start is None else snap.entries[since - base :] if since is not None else ()
-    return {
+    out: dict[str, Any] = {
         "state_id": snap.state_id,
         "since": None if start is None else since,
         "from": first,
         "players": _players(game, snap.state),
         "moves": [mover(snap, i) for i in range(first, n)],
-        "totals": totals,
+        "totals": [[int(b["total"]) for b in row] for row in scores],
         "entries": list(entries),
     }
+    head = game.rules.scores(snap.states[0])
+    if head and all("standing" in b for b in head):
+        out["standing"] = [[int(b["standing"]) for b in row] for row in scores]
+    return out
 
 
 def _appended_since(snap: Snapshot, since: int | None) -> int | None:

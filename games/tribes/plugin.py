@@ -32,6 +32,7 @@ INFO = GameInfo(
     position_format=position.POSITION_FORMAT,
     summary="Grow a tribe from the first fire to the first cities (KOSMOS 2018)",
     publisher="KOSMOS",
+    bgg_id=245931,
 )
 
 

@@ -1,5 +1,5 @@
-"""The game runtime: durable journal, exact resume, torn last line, state ids, undo policy (BGA),
-corrections, subscribers."""
+"""The game runtime: durable journal, exact resume, torn last line, state ids, undo policies (the
+page: any last move; the camera: BGA's), corrections, subscribers."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from session.runtime import (
     GameRuntime,
     NoGameError,
     StaleStateError,
+    UndoPolicy,
     UndoRefused,
 )
 from tests.webui.webui_helpers import PLAYERS, play
@@ -152,10 +153,10 @@ def test_an_entry_that_does_not_replay_names_its_line(tmp_path, recorded):
     assert "R-SET-10" in str(err.value)
 
 
-# --- undo: Board Game Arena's policy -----------------------------------------------------------------
+# --- undo: the page takes back any last move; the camera keeps Board Game Arena's policy -------------
 def test_undo_within_the_turn_before_the_draw(runtime, recorded):
     play(runtime, recorded, 5)  # ... '3:exp': the game waits for the draw
-    assert runtime.undo_status()[0]
+    assert runtime.undo_status() == (True, "", "undo '3:exp'")
     change = runtime.undo(runtime.state_id)
     assert change.op == "undo" and str(change.move) == "3:exp"
     assert runtime.snapshot().state.pending.kind == "choose"
@@ -164,50 +165,89 @@ def test_undo_within_the_turn_before_the_draw(runtime, recorded):
     assert entries[-1]["op"] == "undo" and entries[-1]["move"] == "3:exp"
 
 
-def test_undo_never_takes_back_a_revealed_draw(runtime, recorded):
-    play(runtime, recorded, 6)  # ... 'draw wheat'
-    ok, reason, _ = runtime.undo_status()
-    assert not ok and reason == "chance"
-    with pytest.raises(UndoRefused) as err:
-        runtime.undo(runtime.state_id)
-    assert err.value.reason == "chance" and "draw wheat" in err.value.message
+def test_the_pages_undo_takes_back_a_revealed_draw_and_the_game_asks_for_it_again(tmp_path, recorded):
+    rt = GameRuntime(tmp_path)
+    play(rt, recorded, 6)  # ... '3:exp', 'draw wheat'
+    ok, reason, message = rt.undo_status()
+    assert ok and reason == "" and "draw wheat" in message and "asks for it again" in message
+    change = rt.undo(rt.state_id)
+    assert str(change.move) == "draw wheat"
+    state = rt.snapshot().state
+    assert state.pending.kind == "draw" and rt.game.rules.is_chance(state)  # the draw is asked for again
+    rt.submit("draw goat", rt.state_id)  # and another outcome may be entered
+    rt.close()
+    resumed = GameRuntime(tmp_path)  # the journal replays the undo of the chance outcome
+    assert [str(m) for m in resumed.snapshot().moves[-2:]] == ["3:exp", "draw goat"]
+    resumed.close()
 
 
-def test_undo_stops_at_the_end_of_the_turn(runtime, recorded):
+def test_the_pages_undo_reopens_a_finished_turn_and_a_finished_game(runtime, recorded):
     play(runtime, recorded, 7)  # ... 'place wheat@2,0' ended Ann's turn
-    ok, reason, _ = runtime.undo_status()
+    assert runtime.undo_status()[0]
+    runtime.undo(runtime.state_id)
+    assert runtime.snapshot().state.pending.kind == "place"
+    runtime.new_game(PLAYERS)
+    for move in recorded.moves:
+        runtime.submit(move)
+    assert runtime.snapshot().state.is_over
+    assert runtime.undo_status()[0]  # even the move that ended the game
+    runtime.undo()
+    assert not runtime.snapshot().state.is_over
+
+
+def test_the_cameras_policy_never_takes_back_a_revealed_draw(runtime, recorded):
+    play(runtime, recorded, 6)  # ... 'draw wheat'
+    for policy in (UndoPolicy.TURN, UndoPolicy.TABLE):
+        ok, reason, message = runtime.undo_status(policy)
+        assert not ok and reason == "chance" and "draw wheat" in message
+        with pytest.raises(UndoRefused) as err:
+            runtime.undo(runtime.state_id, policy)
+        assert err.value.reason == "chance" and "draw wheat" in err.value.message
+
+
+def test_the_cameras_turn_policy_stops_at_the_end_of_the_turn(runtime, recorded):
+    play(runtime, recorded, 7)  # ... 'place wheat@2,0' ended Ann's turn
+    ok, reason, _ = runtime.undo_status(UndoPolicy.TURN)
     assert not ok and reason == "turn_over"
     with pytest.raises(UndoRefused):
-        runtime.undo()
+        runtime.undo(policy=UndoPolicy.TURN)
 
 
 def test_a_takeback_seen_on_the_table_may_cross_the_end_of_the_turn_but_not_a_draw(runtime, recorded):
-    """Camera mode: the players put the table back themselves (``table=True``): the last move is
-    undone even though it ended the turn; the journal records the undo; a revealed draw still is not."""
+    """Camera mode: the players put the table back themselves (``UndoPolicy.TABLE``): the last move
+    is undone even though it ended the turn; the journal records the undo; a revealed draw still is not."""
     play(runtime, recorded, 7)  # ... 'place wheat@2,0' ended Ann's turn
-    assert runtime.undo_status(table=True)[0]
-    change = runtime.undo(runtime.state_id, table=True)
+    assert runtime.undo_status(UndoPolicy.TABLE)[0]
+    change = runtime.undo(runtime.state_id, UndoPolicy.TABLE)
     assert change.op == "undo" and str(change.move) == str(recorded.moves[6])
     assert runtime.snapshot().moves == tuple(recorded.moves[:6])
     entries = read_journal(runtime.journal_path).entries
     assert entries[-1]["op"] == "undo"
-    ok, reason, _ = runtime.undo_status(table=True)  # now 'draw wheat' is last
+    ok, reason, _ = runtime.undo_status(UndoPolicy.TABLE)  # now 'draw wheat' is last
     assert not ok and reason == "chance"
     with pytest.raises(UndoRefused):
-        runtime.undo(table=True)
+        runtime.undo(policy=UndoPolicy.TABLE)
 
 
-def test_undo_of_a_claim_before_the_reveal_and_not_of_the_first_members(runtime, recorded):
+def test_the_cameras_policies_and_a_finished_game_or_the_first_members(runtime, recorded):
     play(runtime, recorded, 8)  # '4:ach schamanismus joker=0,0': the reveal is pending
-    assert runtime.undo_status()[0]
+    assert runtime.undo_status(UndoPolicy.TURN)[0]
     runtime.undo()
-    assert runtime.undo_status()[1] == "turn_over"  # the placement before it ended Ann's turn
+    assert runtime.undo_status(UndoPolicy.TURN)[1] == "turn_over"  # the placement before it ended Ann's turn
     runtime.new_game(PLAYERS)
     runtime.submit(recorded.moves[0])
     runtime.submit(recorded.moves[1])  # Ann's first member: Bob's placement is next
-    assert runtime.undo_status()[1] == "turn_over"
+    assert runtime.undo_status(UndoPolicy.TURN)[1] == "turn_over"
+    assert runtime.undo_status()[0]  # the page may
     runtime.new_game(PLAYERS)
-    assert runtime.undo_status()[1] == "nothing"
+    for policy in UndoPolicy:
+        assert runtime.undo_status(policy)[:2] == (False, "nothing")
+    with pytest.raises(UndoRefused):
+        runtime.undo()
+    runtime.new_game(PLAYERS)
+    for move in recorded.moves:
+        runtime.submit(move)
+    assert runtime.undo_status(UndoPolicy.TABLE)[1] in ("turn_over", "chance")  # never after the end
 
 
 # --- corrections ------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from games.tribes.rules.state import State
 from games.tribes.sim.noise import PRESETS, Noise
 from games.tribes.tracker.facts import View
 from games.tribes.vision.observation import Observation
+from session.runtime import UndoPolicy
 from tests.tracker.footage import Footage, feed, find, runtime_at, view_of, with_members
 from tracker.link import AnswerError
 from tracker.tracker import TrackerConfig
@@ -53,9 +54,10 @@ def test_takeback_within_the_turn_is_undone(tmp_path: Path) -> None:
 
 
 def test_takeback_of_a_finished_turn_is_undone_and_the_real_move_committed(tmp_path: Path, game3: Game) -> None:
-    """A Movement ends the turn (R-TURN-1), so the page's Undo refuses it (undo works within a turn),
-    but the players put the table back themselves before the next player moved: the record follows
-    the table (the runtime's ``undo(table=True)``), and the Movement then made is committed."""
+    """A Movement ends the turn (R-TURN-1), so the camera does not follow a takeback of it silently
+    within the turn, but the players put the table back themselves before the next player moved: the
+    record follows the table (the runtime's ``UndoPolicy.TABLE``), and the Movement then made is
+    committed."""
     i = find(game3, lambda s, m: isinstance(m, Movement) and m.delta)
     other = _other_movement(game3, i)
     before = game3.states[i]
@@ -69,7 +71,7 @@ def test_takeback_of_a_finished_turn_is_undone_and_the_real_move_committed(tmp_p
     run = feed(rt, footage)
     assert [e.kind for e in run.events] == ["commit", "undo", "commit"]
     assert run.committed()[0] == [str(other)]
-    assert not rt.undo_status()[0] and rt.undo_status()[1] == "turn_over"  # the page's policy is unchanged
+    assert rt.undo_status(UndoPolicy.TURN)[1] == "turn_over"  # the camera's in-turn policy is unchanged
     assert run.moves == [str(m) for m in game3.moves[: i + 1]]
     assert not run.desyncs()
     assert run.statuses[-1].kind == "watching"

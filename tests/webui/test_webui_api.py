@@ -174,20 +174,25 @@ def test_payload_too_large(runtime):
     err(c.post("/api/moves", json={"state_id": 1, "move": "x" * 2000}), 413, "payload_too_large")
 
 
-def test_undo_and_its_refusals(client, runtime, recorded):
+def test_undo_takes_back_any_last_move_and_refuses_only_when_there_is_none(client, runtime, recorded):
     play(runtime, recorded, 5)  # '3:exp' waits for the draw
     view = client.get("/api/state").get_json()
-    assert view["undo"]["allowed"] is True
+    assert view["undo"] == {"allowed": True, "reason": "", "message": "undo '3:exp'", "move": "3:exp", "chance": False}
     r = client.post("/api/undo", json={"state_id": view["state_id"]})
     assert r.status_code == 200 and r.get_json()["accepted"]["move"] == "3:exp"
     assert r.get_json()["view"]["prompt"]["kind"] == "choose"
     err(client.post("/api/undo", json={"state_id": view["state_id"]}), 409, "stale_state")
+    # the move before it ended Ann's turn: the page's Undo takes it back too
+    r = client.post("/api/undo", json={"state_id": runtime.state_id})
+    assert r.status_code == 200 and r.get_json()["accepted"]["move"] == str(recorded.moves[3])
+    play(runtime, recorded, 6)  # the draw is revealed: undone, the game asks for it again
+    assert client.get("/api/state").get_json()["undo"]["chance"] is True
+    r = client.post("/api/undo", json={"state_id": runtime.state_id})
+    assert r.status_code == 200 and r.get_json()["view"]["prompt"]["kind"] == "draw"
+    runtime.new_game([("Ann", "red"), ("Bob", "blue")])
     e = err(client.post("/api/undo", json={"state_id": runtime.state_id}), 409, "undo_refused")
-    assert e["reason"] == "turn_over"
-    play(runtime, recorded, 6)  # the draw is revealed
-    e = err(client.post("/api/undo", json={"state_id": runtime.state_id}), 409, "undo_refused")
-    assert e["reason"] == "chance"
-    assert client.get("/api/state").get_json()["undo"]["reason"] == "chance"
+    assert e["reason"] == "nothing"
+    assert client.get("/api/state").get_json()["undo"]["reason"] == "nothing"
 
 
 def test_corrections(client, runtime, recorded):

@@ -59,6 +59,7 @@ def test_typed_notation_and_an_illegal_move_shows_the_rule(page, live, runtime, 
     play(runtime, recorded, 4)
     page.goto(live.url + "/")
     expect(page.get_by_test_id("conn")).to_have_class("conn on")
+    page.get_by_test_id("typed").click()  # typing is folded away: moves are tapped
     page.get_by_test_id("notation").fill("6:exp")
     page.get_by_test_id("submit-text").click()
     expect(page.get_by_test_id("error")).to_contain_text("R-TURN-4")
@@ -68,16 +69,19 @@ def test_typed_notation_and_an_illegal_move_shows_the_rule(page, live, runtime, 
     assert str(runtime.snapshot().moves[-1]) == "3:exp"
 
 
-def test_undo_from_the_page(page, live, runtime, recorded):
-    play(runtime, recorded, 5)  # Ann took Exploration; the draw is not yet reported
+def test_undo_from_the_page_takes_back_a_draw_and_the_page_asks_for_it_again(page, live, runtime, recorded):
+    play(runtime, recorded, 6)  # Ann took Exploration and drew wheat
     page.goto(live.url + "/")
     undo = page.get_by_test_id("undo")
-    expect(undo).to_be_enabled()
-    undo.click()
+    expect(undo).to_contain_text("draw wheat")  # the button says what it takes back
+    undo.click()  # one tap, no dialog
+    expect(page.get_by_test_id("context")).to_contain_text("draws")
+    expect(page.locator("[data-draw=wheat]")).to_be_visible()  # the draw is asked for again
+    expect(page.get_by_test_id("msg")).to_contain_text("draw wheat")
+    assert len(runtime.snapshot().moves) == 5
+    undo.click()  # and the move before it too (a finished turn is reopened the same way)
     expect(page.get_by_test_id("context")).to_contain_text("to choose a tile")
     assert len(runtime.snapshot().moves) == 4
-    expect(page.get_by_test_id("undo")).to_be_disabled()
-    expect(page.get_by_test_id("undo-why")).to_contain_text("ended")
 
 
 def test_enter_a_draw_and_a_placement_by_tapping(page, live, runtime, recorded):
@@ -147,7 +151,10 @@ def test_correct_a_move_from_the_log(page, live, runtime, recorded):
     page.goto(live.url + "/")
     expect(page.get_by_test_id("log")).to_contain_text("place wheat@2,0")
     page.locator("[data-correct='6']").click()
-    page.get_by_test_id("corr-text").fill("place wheat@1,1")
+    # the replacement is picked from the moves possible there, not typed
+    expect(page.get_by_test_id("corr-moves")).to_contain_text("place wheat@1,1")
+    page.locator("[data-corr-pick='place wheat@1,1']").click()
+    expect(page.get_by_test_id("corr-text")).to_have_value("place wheat@1,1")
     page.get_by_test_id("corr-ok").click()
     expect(page.get_by_test_id("log")).to_contain_text("place wheat@1,1")
     snap = runtime.snapshot()

@@ -1,9 +1,12 @@
 // The companion page's shell, game-neutral: the live view over one SSE stream, the game's browser module
 // loaded with import(view.game.script) and mounted with mount(shell), moves and their stale-state
-// handling, the move log with the history stepper, the score chart and the correction dialog, the
-// undo/correct/notation controls and the LED bar (widgets the module places), language, navigation,
-// pairing, a generic new-game form and a generic box-profile editor (a module may extend or replace
-// both). The contract for game modules is docs/page-shell.md. Vanilla JS, no build step.
+// handling, the sticky turn banner (the module's who and what, the shell's one-tap Undo), the move log
+// with the history stepper, the score chart, the correction dialog (the replacement picked from the
+// moves possible there), the end-of-game summary (ranking with tie-breaks, a chart per score part, the
+// record to download, the export to BG Stats), the demo's speed, disabled controls that say why on
+// tap, the LED bar (widgets the module places), language, navigation, pairing, a generic new-game form
+// and a generic box-profile editor (a module may extend or replace both). The contract for game
+// modules is docs/page-shell.md. Vanilla JS, no build step.
 import { STRINGS } from "./i18n.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -19,6 +22,8 @@ const S = {
   page: "game", form: null, prof: null, leds: null,
   mod: null, // the mounted game module: {id, script, title, root, api (what mount returned), strings, listeners}
   loading: null, // {script, promise} while a module loads
+  camera: null, // the tracker's status in camera mode (camera.js tells: companion:camera), else null
+  typed: false, // the "type a move" field is open
 };
 
 // --- helpers ------------------------------------------------------------------------------------
@@ -56,11 +61,69 @@ function message(text, ok = false) {
   if (!text) { m.hidden = true; return; }
   m.hidden = false; m.className = "banner" + (ok ? " ok" : ""); m.textContent = text;
 }
+// a rule's reason in the reader's language: the module's words for its template (key, args), else the text
+function reasonText(r) {
+  if (!r) return "";
+  const said = r.key && S.mod && S.mod.api.reason ? S.mod.api.reason(r) : "";
+  return said || r.text || r.reason || "";
+}
 function errText(data) {
   const e = (data && data.error) || {};
   let s = e.message || "error";
-  if (e.clause && clause(e.clause)) s = `${e.clause} (${clause(e.clause)}): ${e.reason || s}`;
+  if (e.clause && clause(e.clause)) s = `${e.clause} (${clause(e.clause)}): ${reasonText({ key: e.key, args: e.args, text: e.reason }) || s}`;
+  else if (e.key) s = reasonText({ key: e.key, args: e.args, text: s });
   return s;
+}
+// what the camera tracker says (status, prompt, desync: {key, args, message}) in the reader's language:
+// tr_<key> with its arguments — an option (moves to take back and play), places and regions the game's
+// module puts in words (fact, factValue, region), numbers and names as they are; else the English
+function optionLabel(o) {
+  const moves = (o.moves || []).join(" · ");
+  if (!moves && !o.back) return t("opt_nothing");
+  if (!o.back) return moves;
+  return t(o.back === 1 ? "opt_back1" : "opt_backn", { n: o.back, moves: moves || t("opt_none") });
+}
+function trackerText(x, names) {
+  if (!x) return "";
+  const tpl = x.key ? t("tr_" + x.key) : null;
+  if (!tpl || tpl === "tr_" + x.key) return x.message || x.reason || "";
+  const m = (S.mod && S.mod.api) || {};
+  const nm = names || (S.camera && S.camera.names) || {};
+  const arg = (v) => {
+    if (v === null || v === undefined) return "";
+    if (typeof v !== "object") return String(v);
+    if (v.option) return optionLabel(v.option);
+    if (v.regions) return m.region ? v.regions.map((r) => m.region(r, nm)).join(", ") : v.text;
+    if (v.places) return m.fact ? v.places.map((k) => m.fact(k, nm)).join(", ") : v.text;
+    if (v.facts) return m.fact && m.factValue ? v.facts.map((f) => `${m.fact(f.key, nm)}: ${m.factValue(f.key, f.seen)}`).join("; ") : v.text;
+    return v.text || "";
+  };
+  return tpl.replace(/\{(\w+)\}/g, (all, k) => (x.args && k in x.args ? arg(x.args[k]) : all));
+}
+// a fact of a desync in words: where, and what was seen and expected there
+function factText(f, names) {
+  const m = (S.mod && S.mod.api) || {};
+  const nm = names || (S.camera && S.camera.names) || {};
+  if (!(m.fact && m.factValue && f.key)) return { where: f.where, seen: f.seen, expected: f.expected };
+  return { where: m.fact(f.key, nm), seen: m.factValue(f.key, f.seen_value), expected: m.factValue(f.key, f.expected_value) };
+}
+// attributes of a control that cannot be used now: it looks disabled and says why when tapped
+const disabled = (why) => `aria-disabled="true" data-why="${h(why)}" title="${h(why)}"`;
+let whyTimer = null;
+function showWhy(el, why) {
+  let box = $("#why");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "why"; box.className = "whytip"; box.dataset.testid = "why-tip"; box.setAttribute("role", "status");
+    document.body.append(box);
+  }
+  box.textContent = why;
+  box.hidden = false;
+  const r = el.getBoundingClientRect();
+  box.style.top = `${Math.min(window.innerHeight - 60, r.bottom + 6)}px`;
+  box.style.left = `${Math.max(8, Math.min(window.innerWidth - 288, r.left))}px`;
+  clearTimeout(whyTimer);
+  whyTimer = setTimeout(() => { box.hidden = true; }, 4000);
 }
 
 // --- pairing ------------------------------------------------------------------------------------
@@ -102,7 +165,8 @@ makeWidget("chart", "section", { id: "chart", class: "card" });
 makeWidget("log", "section", { id: "log", class: "card" });
 makeWidget("ledstat", "span", { id: "ledstat" });
 makeWidget("ledbar", "div", { id: "ledbar", class: "ledbar", "data-testid": "leds", hidden: "" });
-const AUTO_PLACED = ["controls", "chart", "log"]; // appended below the game's part when it did not place them
+makeWidget("summary", "section", { id: "summary", class: "card summary", "data-testid": "summary" });
+const AUTO_PLACED = ["summary", "controls", "chart", "log"]; // appended below the game's part when it did not place them
 
 // Replace every placeholder [data-widget=NAME] under root with the widget (keeping the focus in it).
 function placeWidgets(root) {
@@ -135,8 +199,10 @@ async function loadLogOnce() {
   const d = r.data;
   if (d.since === null || d.since === undefined) S.log = d;
   else if (S.log && S.logFor === d.since) {
-    S.log = { state_id: d.state_id, players: d.players, moves: S.log.moves.slice(0, d.from).concat(d.moves),
-      totals: S.log.totals.slice(0, d.from + 1).concat(d.totals), entries: S.log.entries.concat(d.entries) };
+    const old = S.log;
+    S.log = { state_id: d.state_id, players: d.players, moves: old.moves.slice(0, d.from).concat(d.moves),
+      totals: old.totals.slice(0, d.from + 1).concat(d.totals), entries: old.entries.concat(d.entries) };
+    if (d.standing && old.standing) S.log.standing = old.standing.slice(0, d.from + 1).concat(d.standing);
   } else { S.log = null; S.logFor = -1; return loadLogOnce(); } // the page's log changed meanwhile: fetch it whole
   S.logFor = d.state_id;
   renderLog(); renderChart(); renderHistory();
@@ -237,9 +303,14 @@ function renderConn() {
 function render() {
   document.documentElement.lang = S.lang;
   const g = S.view && S.view.game;
-  if (g) { const title = t("title", { game: g.title }); $("#title").textContent = title; document.title = title; }
-  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+  if (g) { const title = t("title", { game: g.title }); $("#title").textContent = title; $("#title").title = title; document.title = title; }
+  document.querySelectorAll("[data-t]").forEach((el) => {
+    el.textContent = t(el.dataset.t);
+    if (el.dataset.tShort) { el.dataset.short = t(el.dataset.tShort); el.setAttribute("aria-label", t(el.dataset.t)); }
+  });
   $("#lang").textContent = t("lang");
+  $("#lang").dataset.short = t("langShort");
+  $("#lang").setAttribute("aria-label", t("lang"));
   renderConn();
   document.querySelectorAll("[data-nav]").forEach((b) => b.classList.toggle("on", b.dataset.nav === S.page));
   const navProfile = $("#top [data-nav=profile]");
@@ -247,7 +318,7 @@ function render() {
   for (const p of ["game", "setup", "profile"]) $(`#view-${p}`).hidden = S.page !== p;
   if (S.page === "setup") return renderNewGame();
   if (S.page === "profile") return renderProfilePage();
-  if (!S.view) return;
+  if (!S.view) { renderBanner(); return; }
   renderHistory();
   if (S.mod) {
     if (S.mod.api.render) S.mod.api.render();
@@ -255,11 +326,44 @@ function render() {
   }
   const extra = $("#shell-extra");
   for (const name of AUTO_PLACED) if (!W[name].isConnected) extra.append(W[name]);
-  renderControls(); renderChart(); renderLog(); renderLeds();
+  renderBanner(); renderDemo();
+  renderControls(); renderChart(); renderLog(); renderLeds(); renderSummary();
 }
 
-// the notation field with Submit, Undo (disabled with the reason) and Correct…, and the last error;
-// while an earlier position is shown: which one, and back to live
+// the sticky turn banner: who and what to do now in their colour (the module's banner()), with Undo
+const hasBanner = () => !!(S.mod && S.mod.api.banner && S.view && S.view.has_game);
+function undoButton() {
+  const u = S.view.undo;
+  const what = u.move ? `<span class="undo-what">${h(u.move)}</span>` : "";
+  const tip = u.allowed ? (u.chance ? t("undoChance", { m: u.move }) : t("undoMove", { m: u.move })) : undoText(u);
+  return `<button class="sec undo" data-shell="undo" data-testid="undo" ${u.allowed ? `title="${h(tip)}"` : disabled(tip)}>↶ ${h(t("undo"))}${what}</button>`;
+}
+function renderBanner() {
+  const el = $("#turn");
+  if (!el) return;
+  if (!hasBanner() || S.page !== "game") { el.hidden = true; el.innerHTML = ""; return; }
+  const b = S.mod.api.banner() || {};
+  el.hidden = false;
+  el.style.setProperty("--pc", b.colour ? colour(b.colour) : "var(--accent)");
+  el.classList.toggle("over", !!S.view.over);
+  const viewing = S.hist !== null ? `<div class="viewing">${h(t("viewing", { n: S.hist, m: S.view.moves }))}</div>` : "";
+  const act = S.hist === null ? undoButton() : `<button class="act" data-shell="live">${h(t("backToLive"))}</button>`;
+  el.innerHTML = `<div class="turn-who">${viewing}${b.html || ""}</div><div class="turn-act">${act}</div>`;
+}
+// a demo's speed (serve --demo, demo): the live view says which speeds it offers
+function renderDemo() {
+  const el = $("#demobar");
+  if (!el) return;
+  const d = S.view && S.view.demo;
+  if (!d || S.page !== "game") { el.hidden = true; el.innerHTML = ""; return; }
+  el.hidden = false;
+  const label = (v) => (v === 0.5 ? "½" : String(v));
+  el.innerHTML = `<span>${h(t("demoSpeed"))}</span>` + d.speeds.map((v) => `<button class="chip${v === d.speed ? " on" : ""}" data-shell="demo-speed" data-speed="${v}" data-testid="demo-speed-${String(v).replace(".", "_")}" aria-pressed="${v === d.speed}">×${label(v)}</button>`).join("");
+  el.dataset.testid = "demo-speed";
+}
+
+// the last error, Undo (when the module has no banner to put it in), Correct the last move, and a field to
+// type a move (folded: moves are tapped); while an earlier position is shown: which one, and back to live
 function renderControls() {
   const el = W.controls;
   const v = S.view;
@@ -269,37 +373,107 @@ function renderControls() {
     el.innerHTML = `<p class="viewing">${h(t("viewing", { n: S.hist, m: v.moves }))}</p><button class="sec" data-shell="live">${h(t("backToLive"))}</button>`;
     return;
   }
-  const u = v.undo;
   let html = S.error ? `<div class="reason" data-testid="error">${h(S.error)}</div>` : "";
-  html += `<div class="notation"><input id="notation" data-testid="notation" placeholder="${h(t("notation"))}" autocapitalize="off" autocomplete="off" spellcheck="false">
-    <button class="act" data-shell="submit-text" data-testid="submit-text">${h(t("submit"))}</button></div>
-    <div style="margin-top:.4rem"><button class="sec" data-shell="undo" data-testid="undo" ${u.allowed ? "" : "disabled"} title="${h(undoText(u))}">↶ ${h(t("undo"))}</button>
-    <button class="sec" data-shell="correct-last" data-testid="correct" ${v.moves ? "" : "disabled"}>✎ ${h(t("correct"))}</button>
-    ${u.allowed ? "" : `<span class="muted" data-testid="undo-why">${h(undoText(u))}</span>`}</div>`;
+  html += `<div class="ctlrow">${hasBanner() ? "" : undoButton()}
+    <button class="sec" data-shell="correct-last" data-testid="correct" ${v.moves ? "" : disabled(t("u_nothing"))}>✎ ${h(t("correctLast"))}</button></div>
+    <details class="typed" data-shell-typed ${S.typed ? "open" : ""}><summary data-testid="typed">⌨ ${h(t("typeMove"))}</summary>
+    <div class="notation"><input id="notation" data-testid="notation" placeholder="${h(t("notation"))}" autocapitalize="off" autocomplete="off" spellcheck="false">
+    <button class="act" data-shell="submit-text" data-testid="submit-text">${h(t("submit"))}</button></div></details>`;
   const typed = $("#notation", el);
   const keep = typed ? { value: typed.value, focus: document.activeElement === typed } : null;
   el.innerHTML = html;
   if (keep && keep.value) { const n = $("#notation", el); n.value = keep.value; if (keep.focus) n.focus(); }
 }
 
+// the score after every move: with `standing` in the log (what is earned so far) a solid line for it and
+// a thin dashed one for the score if the game ended now (which may go down: majorities change hands)
 function renderChart() {
   const el = W.chart;
   if (!S.log || !S.view || !S.view.has_game) { el.innerHTML = ""; return; }
   const tot = S.log.totals;
+  const now = S.log.standing || null;
   const n = tot.length;
-  const max = Math.max(5, ...tot.flat());
+  const max = Math.max(5, ...tot.flat(), ...(now ? now.flat() : []));
   const Wd = 600, H = 180, L = 28, B = 18;
   const x = (i) => L + (n > 1 ? (i / (n - 1)) * (Wd - L - 8) : 0);
   const y = (val) => H - B - (val / max) * (H - B - 8);
-  let s = `<svg viewBox="0 0 ${Wd} ${H}" width="100%" data-testid="chart-svg"><line x1="${L}" y1="${H - B}" x2="${Wd}" y2="${H - B}" stroke="#999"/><line x1="${L}" y1="0" x2="${L}" y2="${H - B}" stroke="#999"/>`;
+  const line = (rows, seat) => rows.map((row, i) => `${x(i).toFixed(1)},${y(row[seat]).toFixed(1)}`).join(" ");
+  let s = `<svg viewBox="0 0 ${Wd} ${H}" width="100%" data-testid="chart-svg" role="img" aria-label="${h(t("chart"))}"><line x1="${L}" y1="${H - B}" x2="${Wd}" y2="${H - B}" stroke="#999"/><line x1="${L}" y1="0" x2="${L}" y2="${H - B}" stroke="#999"/>`;
   for (let k = 0; k <= max; k += Math.max(1, Math.ceil(max / 5))) s += `<text x="2" y="${y(k) + 3}" font-size="10">${k}</text><line x1="${L}" x2="${Wd}" y1="${y(k)}" y2="${y(k)}" stroke="#eee"/>`;
   S.log.players.forEach((pl, seat) => {
-    const pts = tot.map((row, i) => `${x(i).toFixed(1)},${y(row[seat]).toFixed(1)}`).join(" ");
-    s += `<polyline fill="none" stroke="${colour(pl.colour)}" stroke-width="2.5" points="${pts}" data-testid="chart-line-${seat}"/>`;
+    const c = colour(pl.colour);
+    if (now) {
+      s += `<polyline fill="none" stroke="${c}" stroke-width="1.3" stroke-dasharray="4 3" opacity=".8" points="${line(tot, seat)}" data-testid="chart-proj-${seat}"/>`;
+      s += `<polyline fill="none" stroke="${c}" stroke-width="2.5" points="${line(now, seat)}" data-testid="chart-line-${seat}"/>`;
+    } else s += `<polyline fill="none" stroke="${c}" stroke-width="2.5" points="${line(tot, seat)}" data-testid="chart-line-${seat}"/>`;
   });
   if (S.hist !== null) s += `<line x1="${x(S.hist)}" x2="${x(S.hist)}" y1="0" y2="${H - B}" stroke="#1d4ed8" stroke-dasharray="3 3"/>`;
   s += `<text x="${Wd - 4}" y="${H - 4}" font-size="10" text-anchor="end">${h(t("move"))} → ${n - 1}</text></svg>`;
-  el.innerHTML = `<h2>${h(t("chart"))}</h2>${s}<div>${S.log.players.map((pl) => `${dot(pl.colour)} ${h(pl.name)}`).join(" &nbsp; ")}</div>`;
+  const note = now ? `<p class="muted" data-testid="chart-note">${h(t("chartNote"))}</p>` : "";
+  el.innerHTML = `<h2>${h(t("chart"))}</h2>${s}<div>${S.log.players.map((pl) => `${dot(pl.colour)} ${h(pl.name)}`).join(" &nbsp; ")}</div>${note}`;
+}
+
+// --- the end of the game: ranking with tie-breaks, the score by part, the record, BG Stats -----------
+const PART_COLOURS = ["#8b5a2b", "#2e9e5b", "#2563eb", "#d97706", "#9333ea", "#db2777", "#0891b2", "#65a30d"];
+// "2024-05-01T19:02:03Z" → "2024-05-01 19:02:03" (UTC, as BG Stats wants it)
+const bgDate = (iso) => (iso || new Date().toISOString()).replace("T", " ").replace(/(\.\d+)?Z$/, "").slice(0, 19);
+// BG Stats' documented link to create a play: https://app.bgstatsapp.com/createPlay.html?data=<JSON>
+function bgStatsPlay(v) {
+  const g = v.game;
+  const r = v.result;
+  const play = {
+    sourceName: "Table companion",
+    sourcePlayId: `${g.id}:${v.journal || "game"}:${v.started || ""}`,
+    playDate: bgDate(v.started),
+    game: { name: g.title, bggId: g.bgg_id, sourceGameId: g.id, highestWins: g.highest_wins !== false, noPoints: false },
+    players: r.ranking.map((s) => ({
+      name: s.name, sourcePlayerId: `${g.id}:${s.name}`, score: String(s.score), winner: s.place === 1, startPlayer: s.seat === 0,
+    })),
+  };
+  if (play.game.bggId === null || play.game.bggId === undefined) delete play.game.bggId;
+  return play;
+}
+const bgStatsUrl = (v) => `https://app.bgstatsapp.com/createPlay.html?data=${encodeURIComponent(JSON.stringify(bgStatsPlay(v)))}`;
+function renderSummary() {
+  const el = W.summary;
+  const v = S.view;
+  if (!v || !v.has_game || !v.over || !v.result || S.hist !== null) { el.innerHTML = ""; el.hidden = true; return; }
+  el.hidden = false;
+  const r = v.result;
+  const word = (k) => t(`tb_${k}`) === `tb_${k}` ? k : t(`tb_${k}`);
+  const rows = r.ranking.map((s, i) => {
+    const prev = r.ranking[i - 1], next = r.ranking[i + 1];
+    const level = (prev && prev.score === s.score) || (next && next.score === s.score);
+    const tb = level && Object.keys(s.tiebreak).length ? ` <span class="muted">(${Object.entries(s.tiebreak).map(([k, val]) => `${h(word(k))} ${h(val)}`).join(", ")})</span>` : "";
+    const shared = (prev && prev.place === s.place) || (next && next.place === s.place) ? ` <span class="muted">${h(t("sharedPlace"))}</span>` : "";
+    return `<li data-testid="summary-rank-${s.seat}">${s.place}. ${dot(pcol(s.seat))} <b>${h(s.name)}</b> ${h(s.score)} ${h(t("points"))}${tb}${shared}</li>`;
+  }).join("");
+  const tied = r.ranking.some((s, i) => i && r.ranking[i - 1].score === s.score);
+  const parts = (S.mod && S.mod.api.scoreParts) || [];
+  let chart = "";
+  if (parts.length) {
+    const by = Object.fromEntries(r.scores.map((b) => [b.seat, b]));
+    const max = Math.max(1, ...r.scores.map((b) => parts.reduce((a, k) => a + Math.max(0, b[k] || 0), 0)));
+    const Wd = 600, rowH = 30, L = 90;
+    const bars = r.ranking.map((s, i) => {
+      let x0 = L;
+      const b = by[s.seat] || {};
+      const segs = parts.map((k, j) => {
+        const val = Math.max(0, b[k] || 0);
+        const w = (val / max) * (Wd - L - 40);
+        const seg = val ? `<rect x="${x0.toFixed(1)}" y="${i * rowH + 6}" width="${w.toFixed(1)}" height="${rowH - 12}" fill="${PART_COLOURS[j % PART_COLOURS.length]}" data-testid="summary-bar-${s.seat}-${k}"><title>${h(t(`part_${k}`))}: ${val}</title></rect>` : "";
+        x0 += w;
+        return seg;
+      }).join("");
+      return `<text x="0" y="${i * rowH + rowH / 2 + 4}" font-size="12">${h(s.name)}</text>${segs}<text x="${(x0 + 4).toFixed(1)}" y="${i * rowH + rowH / 2 + 4}" font-size="12" font-weight="700">${h(s.score)}</text>`;
+    }).join("");
+    chart = `<h3>${h(t("byPart"))}</h3><svg viewBox="0 0 ${Wd} ${r.ranking.length * rowH}" width="100%" data-testid="summary-chart" role="img" aria-label="${h(t("byPart"))}">${bars}</svg>
+      <div class="partkey">${parts.map((k, j) => `<span><i style="background:${PART_COLOURS[j % PART_COLOURS.length]}"></i>${h(t(`part_${k}`))}</span>`).join("")}</div>`;
+  }
+  el.innerHTML = `<h2>${h(t("finalRanking"))}</h2><ol class="ranking plain" data-testid="summary-ranking">${rows}</ol>
+    ${tied && S.mod && S.mod.api.tiebreakNote ? `<p class="muted">${h(S.mod.api.tiebreakNote())}</p>` : ""}${chart}
+    <div class="ctlrow"><a class="sec btnlink" href="/api/journal?download=1" data-testid="summary-record">⤓ ${h(t("journal"))}</a>
+    <a class="act btnlink" href="${h(bgStatsUrl(v))}" target="_blank" rel="noopener" data-testid="bgstats">${h(t("bgStats"))}</a></div>`;
 }
 
 function renderLog() {
@@ -309,11 +483,14 @@ function renderLog() {
   const rows = S.log.moves.map((m) => `<div class="${m.index + 1 === cur ? "cur" : ""}"><span class="idx">${m.index + 1}</span>
     <span>${m.chance ? `<span class="muted">(${h(t("table"))})</span>` : `${dot(pcol(m.seat))} ${h(m.player)}`}</span>
     <span class="mv" data-step="${m.index + 1}">${h(m.move)}</span><button class="chip" data-correct="${m.index}" title="${h(t("correct"))}">✎</button></div>`).reverse();
-  el.innerHTML = `<h2>${h(t("log"))} <a class="muted" href="/api/journal?download=1">⤓ ${h(t("journal"))}</a></h2><div class="loglist" data-testid="log">${rows.join("")}</div>`;
+  el.innerHTML = `<h2>${h(t("log"))} <a class="muted" href="/api/journal?download=1">⤓ ${h(t("journal"))}</a></h2><div id="history" class="history"></div><div class="loglist" data-testid="log">${rows.join("")}</div>`;
+  renderHistory();
 }
 
+// the history stepper, at the top of the move log
 function renderHistory() {
-  const el = $("#history");
+  const el = $("#history", W.log);
+  if (!el) return;
   if (!S.view || !S.view.has_game) { el.innerHTML = ""; return; }
   const m = S.view.moves;
   const cur = S.hist === null ? m : S.hist;
@@ -329,25 +506,45 @@ async function stepTo(n) {
   if (r.ok) { S.hist = n; S.histView = { ...r.data, players: S.view.players }; render(); }
 }
 
-// ----- correction dialog -----
-function openCorrection(index) {
+// ----- correction dialog: the replacement is picked from the moves possible there (typing is folded away) -----
+async function openCorrection(index) {
   const d = $("#correct-dialog");
   const m = S.log && S.log.moves[index];
-  d.innerHTML = `<h2>${h(t("correctTitle"))}</h2><p>${h(t("correctMove"))} <b>${index + 1}</b>: <code>${h(m ? m.move : "")}</code> ${h(t("with"))}:</p>
-    <div class="notation"><input id="corr-text" data-testid="corr-text" value="${h(m ? m.move : "")}" autocapitalize="off" spellcheck="false"></div>
-    <p>${h(t("rest"))}:</p>
-    <label><input type="radio" name="rest" value="replay" checked> ${h(t("restReplay"))}</label><br>
-    <label><input type="radio" name="rest" value="prefix"> ${h(t("restPrefix"))}</label><br>
-    <label><input type="radio" name="rest" value="truncate"> ${h(t("restTruncate"))}</label>
-    <div class="reason" id="corr-err"></div>
-    <div><button class="act" id="corr-ok" data-testid="corr-ok">${h(t("confirm"))}</button><button class="sec" id="corr-cancel">${h(t("cancel"))}</button></div>`;
-  d.showModal();
-  $("#corr-cancel").onclick = () => d.close();
-  $("#corr-ok").onclick = async () => {
-    const rest = d.querySelector("input[name=rest]:checked").value;
-    const r = await api("POST", "/api/corrections", { state_id: S.view.state_id, index, move: $("#corr-text").value, rest });
-    if (r.ok) { d.close(); await onView(r.data.view); } else $("#corr-err").textContent = errText(r.data);
-  };
+  const was = m ? m.move : "";
+  const r = await api("GET", `/api/positions/${index}?moves=400`);
+  const alts = r.ok ? r.data.alternatives || [] : [];
+  const more = r.ok && r.data.alternatives_more;
+  const group = (mv) => mv.split(" ")[0];
+  const groups = [...new Set(alts.map(group))];
+  const C = { pick: null, group: groups.includes(group(was)) ? group(was) : groups.length === 1 ? groups[0] : null };
+  const last = index === (S.log ? S.log.moves.length : 0) - 1;
+  function draw() {
+    const pickable = C.group === null ? [] : alts.filter((x) => group(x) === C.group);
+    d.innerHTML = `<h2>${h(t("correctTitle"))}</h2><p>${h(t("correctMove"))} <b>${index + 1}</b>${m && m.player ? ` (${h(m.player)})` : ""}: <code>${h(was)}</code> ${h(t("with"))}:</p>
+      ${groups.length > 1 ? `<div class="picker" data-testid="corr-groups">${groups.map((g) => `<button class="chip${g === C.group ? " on" : ""}" data-corr-group="${h(g)}">${h(g)}</button>`).join("")}</div>` : ""}
+      <div class="picker" data-testid="corr-moves">${pickable.map((x) => `<button class="chip${x === C.pick ? " on" : ""}${x === was ? " was" : ""}" data-corr-pick="${h(x)}" title="${x === was ? h(t("corrWas")) : ""}">${h(x)}</button>`).join("")}</div>
+      ${!alts.length ? `<p class="muted">${h(t("corrNone"))}</p>` : more ? `<p class="muted">${h(t("corrMore"))}</p>` : ""}
+      <details class="typed" ${alts.length ? "" : "open"}><summary>⌨ ${h(t("typeInstead"))}</summary>
+      <div class="notation"><input id="corr-text" data-testid="corr-text" value="${h(C.pick || was)}" autocapitalize="off" spellcheck="false"></div></details>
+      ${last ? "" : `<p>${h(t("rest"))}:</p>
+      <label><input type="radio" name="rest" value="replay" checked> ${h(t("restReplay"))}</label><br>
+      <label><input type="radio" name="rest" value="prefix"> ${h(t("restPrefix"))}</label><br>
+      <label><input type="radio" name="rest" value="truncate"> ${h(t("restTruncate"))}</label>`}
+      <div class="reason" id="corr-err"></div>
+      <div><button class="act" id="corr-ok" data-testid="corr-ok">${h(t("confirm"))}</button><button class="sec" id="corr-cancel">${h(t("cancel"))}</button></div>`;
+    $("#corr-cancel").onclick = () => d.close();
+    d.querySelectorAll("[data-corr-group]").forEach((b) => { b.onclick = () => { C.group = b.dataset.corrGroup; draw(); }; });
+    d.querySelectorAll("[data-corr-pick]").forEach((b) => { b.onclick = () => { C.pick = b.dataset.corrPick; draw(); }; });
+    $("#corr-ok").onclick = async () => {
+      const restEl = d.querySelector("input[name=rest]:checked");
+      const rest = restEl ? restEl.value : "replay";
+      const move = $("#corr-text").value.trim();
+      const w = await api("POST", "/api/corrections", { state_id: S.view.state_id, index, move, rest });
+      if (w.ok) { d.close(); await onView(w.data.view); } else $("#corr-err").textContent = errText(w.data);
+    };
+  }
+  draw();
+  if (!d.open) d.showModal();
 }
 
 // ----- the LED strip (the same picture as the strip; GET /api/leds, event: leds) -----
@@ -566,6 +763,8 @@ function setLang(lang) {
   document.dispatchEvent(new CustomEvent("companion:lang", { detail: { lang } }));
 }
 document.addEventListener("click", async (ev) => {
+  const off = ev.target.closest('[aria-disabled="true"]');
+  if (off) { ev.preventDefault(); ev.stopImmediatePropagation(); showWhy(off, off.dataset.why || off.title || ""); return; }
   const el = ev.target.closest("button, [data-step], [data-nav]");
   if (!el) return;
   const d = el.dataset;
@@ -585,7 +784,16 @@ document.addEventListener("click", async (ev) => {
   const ps = S.form && S.form.players;
   switch (d.shell) {
     case "submit-text": { const txt = $("#notation").value.trim(); if (txt) await submitMove(txt); break; }
-    case "undo": await afterWrite(await api("POST", "/api/undo", { state_id: S.view.state_id })); break;
+    case "undo": {
+      const u = S.view.undo;
+      if (await afterWrite(await api("POST", "/api/undo", { state_id: S.view.state_id }))) message(t(u.chance ? "undoneChance" : "undone", { m: u.move }), true);
+      break;
+    }
+    case "demo-speed": {
+      const r = await api("POST", "/api/demo", { speed: Number(d.speed) });
+      if (r.ok && S.view) { S.view = { ...S.view, demo: r.data.demo }; renderDemo(); } else if (!r.ok) message(errText(r.data));
+      break;
+    }
     case "correct-last": if (S.view.moves) { if (!S.log || S.logFor !== S.view.state_id) await loadLog(); openCorrection(S.view.moves - 1); } break;
     case "live": S.hist = null; S.histView = null; render(); break;
     case "add-player": { const used = ps.map((p) => p.colour); ps.push({ name: "", colour: colourChoices().find((c) => !used.includes(c)) }); renderNewGame(); break; }
@@ -598,6 +806,16 @@ document.addEventListener("click", async (ev) => {
     case "prof-save": await profSend(true); break;
     default: break;
   }
+});
+document.addEventListener("toggle", (ev) => {
+  if (ev.target.dataset && ev.target.dataset.shellTyped !== undefined) S.typed = ev.target.open;
+}, true);
+// camera mode (camera.js): the tracker's status; the module draws what the camera cannot read as questions
+document.addEventListener("companion:camera", (ev) => {
+  const was = S.camera;
+  S.camera = ev.detail || null;
+  const key = (c) => (c ? `${c.enabled}:${c.kind}:${c.prompt ? c.prompt.id : ""}` : "");
+  if (key(was) !== key(S.camera) && S.page === "game" && S.view) render();
 });
 document.addEventListener("change", (ev) => {
   const el = ev.target;
@@ -625,7 +843,10 @@ const shell = Object.freeze({
   players, pcol, get leds() { return S.leds; }, get error() { return S.error; }, setError,
   get root() { return S.mod ? S.mod.root : null; },
   // the server
-  api, submitMove, afterWrite, message, errText, clause, undoText,
+  api, submitMove, afterWrite, message, errText, clause, undoText, reason: reasonText,
+  // camera mode: the tracker's status (null without a camera)
+  get camera() { return S.camera && S.camera.enabled ? S.camera : null; },
+  disabled, showWhy, trackerText, optionLabel, factText,
   // the page
   render, go, listen, placeWidgets, widget: (name) => W[name],
   noGame: () => `<h2>${h(t("noGame"))}</h2><button class="act" data-nav="setup">${h(t("startOne"))}</button>`,

@@ -1,12 +1,18 @@
 """Rule checks shared by :mod:`rules.engine` (which refuses illegal moves) and :mod:`rules.legal`
 (which lists what is allowed and why the rest is not). Each check returns either the facts a move
 needs or a :class:`Reason` naming the clause that forbids it, so the two can never disagree.
+
+A reason carries its sentence in English (``text``) and the same sentence as a ``key`` with its
+``args``: the page says it in the reader's language from its catalogue of reasons
+(``games/tribes/page/static/tribes-i18n.js``, ``REASONS``), whose English templates give ``text``
+back exactly (tests/games/tribes/test_tribes_texts.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from games.tribes.rules.hexgrid import Hex, distances_within
 from games.tribes.rules.moves import Delta, pair_delta
@@ -16,13 +22,31 @@ from games.tribes.rules.state import Player, State
 
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """Why something is not allowed: a rule clause id and a sentence for people."""
+    """Why something is not allowed: a rule clause id and a sentence for people (``text``, English),
+    and the sentence's template ``key`` with its ``args`` (ids, numbers, hexes as ``"q,r"``) for the
+    page to say it in any language."""
 
     clause: str
     text: str
+    key: str = ""
+    args: tuple[tuple[str, Any], ...] = ()
 
     def __str__(self) -> str:
         return f"{self.clause}: {self.text}"
+
+    @property
+    def arg_map(self) -> dict[str, Any]:
+        """``args`` as a dict (lists for tuples)."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.args}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data: clause, text, key, args."""
+        return {"clause": self.clause, "text": self.text, "key": self.key, "args": self.arg_map}
+
+
+def why(clause: str, key: str, text: str, **args: Any) -> Reason:
+    """A :class:`Reason` with its template ``key`` and ``args`` (lists become tuples)."""
+    return Reason(clause, text, key, tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in args.items()))
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -41,13 +65,18 @@ def intensity(state: State, seat: int, action: str) -> int:
 def slot_reason(state: State, seat: int, slot: int) -> Reason | None:
     """Why the player cannot take the tile at ``slot`` (1-based) at all, or None."""
     if not 1 <= slot <= len(state.row):
-        return Reason("R-TURN-1", f"there is no slot {slot}: the row holds {plural(len(state.row), 'tile')}")
+        n = len(state.row)
+        return why("R-TURN-1", "no_slot", f"there is no slot {slot}: the row holds {plural(n, 'tile')}", slot=slot, n=n)
     cost = slot - 1
     have = state.players[seat].shells
     if have < cost:
-        return Reason(
+        return why(
             "R-TURN-2",
+            "slot_cost",
             f"slot {slot} costs {plural(cost, 'shell')} (1 on each skipped tile); you have {have}",
+            slot=slot,
+            cost=cost,
+            have=have,
         )
     return None
 
@@ -142,15 +171,19 @@ def _claim_reason(state: State, seat: int, era: int, col: int, code: str) -> Rea
     prof = state.profile
     bt = state.board[era - 1][col]
     if code == "face_down":
-        return Reason("R-ACH-8", f"the tile at era {era}, column {col + 1} is still face down")
+        return why(
+            "R-ACH-8", "face_down", f"the tile at era {era}, column {col + 1} is still face down", era=era, col=col + 1
+        )
     ach = prof.achievement(bt.tile)  # type: ignore[arg-type]
     name = _name(ach)
     if code == "again":
-        return Reason("R-ACH-9", f"you already have a stone on {name}")
+        return why("R-ACH-9", "again", f"you already have a stone on {name}", ach=ach.id)
     if code == "full":
-        return Reason("R-ACH-5", f"all {plural(len(ach.slots), 'slot')} of {name} are taken")
+        n = len(ach.slots)
+        return why("R-ACH-5", "full", f"all {plural(n, 'slot')} of {name} are taken", ach=ach.id, n=n)
     if code == "no_stones":
-        return Reason("R-COMP-1", f"you have no marking stone left (all {prof.stones_per_player} are on the board)")
+        n = prof.stones_per_player
+        return why("R-COMP-1", "no_stones", f"you have no marking stone left (all {n} are on the board)", n=n)
     if code in ("order", "order_no_arrow"):
         below = state.board[era - 2][col]
         below_name = _name(prof.achievement(below.tile)) if below.tile else "the tile below"
@@ -158,23 +191,36 @@ def _claim_reason(state: State, seat: int, era: int, col: int, code: str) -> Rea
             extra = " (or a stone on a diagonal tile below, to lay your arrow: R-ARR-1)"
         else:
             extra = "; your arrow token is already used"
-        return Reason("R-ACH-2", f"{name} needs your stone on {below_name} directly below{extra}")
+        key = code if below.tile else f"{code}_unknown"
+        text = f"{name} needs your stone on {below_name} directly below{extra}"
+        return why("R-ACH-2", key, text, ach=ach.id, below=below.tile)
     res = ach.resource
     need = ach.era
     if code == "no_real":
-        return Reason(
+        return why(
             "R-ACH-4",
+            f"no_real_{need}",
             f"{name} needs {need} {res} tiles with a member of yours and jokers may replace only "
             f"the 2nd{' and 3rd' if need == 3 else ''}; you have no {res} tile with a member",
+            ach=ach.id,
+            need=need,
+            res=res,
         )
     occ = occupied_fresh(state, seat)
     have = len(occ.get(res, ()))
     others = sum(len(hs) for r, hs in occ.items() if r != res)
-    return Reason(
+    return why(
         "R-ACH-3",
+        "resources",
         f"{name} needs {need} {res} tile{'s' if need > 1 else ''} with a member of yours; you have "
         f"{have}, and {plural(others, 'other occupied tile')} to exhaust as "
         f"{plural(need - have, 'joker')} (R-ACH-4)",
+        ach=ach.id,
+        need=need,
+        res=res,
+        have=have,
+        others=others,
+        jokers=need - have,
     )
 
 
@@ -202,12 +248,18 @@ def delta_reason(player: Player, delta: Delta) -> Reason | None:
     """Basic soundness of a member change within the player's land (hexes exist, enough members)."""
     land = player.land
     for h, n in delta:
+        hx = f"{h[0]},{h[1]}"
         if h not in land:
-            return Reason("R-ACT-MOV-1", f"{h[0]},{h[1]} is not one of your tiles")
+            return why("R-ACT-MOV-1", "not_yours", f"{hx} is not one of your tiles", hex=hx)
         if n < 0 and land[h].members < -n:
-            return Reason(
+            have = land[h].members
+            return why(
                 "R-ACT-MOV-1",
-                f"{h[0]},{h[1]} holds {plural(land[h].members, 'member')} of yours, not {-n}",
+                "too_few_members",
+                f"{hx} holds {plural(have, 'member')} of yours, not {-n}",
+                hex=hx,
+                have=have,
+                want=-n,
             )
     return None
 

@@ -27,6 +27,7 @@ from games.tribes.rules.checks import (
     movement_cost,
     plural,
     slot_reason,
+    why,
 )
 from games.tribes.rules.errors import IllegalMoveError
 from games.tribes.rules.hexgrid import START_TRIANGLE, Hex, format_hex, is_connected
@@ -154,7 +155,7 @@ def describe_context(state: State) -> str:
 
 
 def _illegal(state: State, move: Move, reason: Reason) -> IllegalMoveError:
-    return IllegalMoveError(reason.clause, reason.text, str(move), describe_context(state))
+    return IllegalMoveError(reason.clause, reason.text, str(move), describe_context(state), reason.key, reason.arg_map)
 
 
 def apply(state: State, move: Move) -> State:
@@ -170,7 +171,7 @@ def check(state: State, move: Move) -> Reason | None:
     try:
         apply(state, move)
     except IllegalMoveError as exc:
-        return Reason(exc.clause, exc.reason)
+        return why(exc.clause, exc.reason_key, exc.reason, **exc.reason_args)
     return None
 
 
@@ -187,20 +188,28 @@ def _wrong_kind(state: State, move: Move) -> Reason:
         "reveal": "the revealed achievement ('reveal <id>')",
         "event_reveal": "the revealed event ('event <id>')",
         "game_over": "nothing: the game is over",
-    }.get(kind) or _event_expect(state)
-    return Reason(clause, f"the game waits for {expect}")
+    }.get(kind)
+    key = f"waits_{kind}"
+    if expect is None:
+        expect, key = _event_expect(state)
+    return why(clause, key, f"the game waits for {expect}")
 
 
-def _event_expect(state: State) -> str:
+def _event_expect(state: State) -> tuple[str, str]:
     pend = state.pending
     assert isinstance(pend, EventPending)
     eff = effect_at(state.profile.event(pend.event), pend.path)
-    return {
+    kind = "lose" if eff.kind == "members" and eff.amount < 0 else "gain" if eff.kind == "members" else eff.kind
+    text = {
         "choose": "'pick N'",
-        "members": "'lose …'" if eff.amount < 0 else "'gain …'",
+        "lose": "'lose …'",
+        "gain": "'gain …'",
         "exhaust": "'exhaust …'",
         "restore": "'restore …'",
-    }.get(eff.kind, "an answer")
+    }
+    if kind not in text:
+        return "an answer", "waits_event_answer"
+    return text[kind], f"waits_event_{kind}"
 
 
 # --- small state builders -----------------------------------------------------------------------
@@ -275,28 +284,37 @@ def _end_turn(state: State, seat: int = -1, player: Player | None = None, **chan
 def _setup(state: State, move: Setup) -> State:
     prof = state.profile
 
-    def bad(clause: str, text: str) -> IllegalMoveError:
-        return _illegal(state, move, Reason(clause, text))
+    def bad(clause: str, key: str, text: str, **args: Any) -> IllegalMoveError:
+        return _illegal(state, move, why(clause, key, text, **args))
 
     tiles = sorted(t.id for t in prof.action_tiles)
     if sorted(move.row) != tiles:
-        raise bad("R-SET-5", f"the row must hold each action tile once: {', '.join(tiles)}")
+        ids = ", ".join(tiles)
+        raise bad("R-SET-5", "setup_row", f"the row must hold each action tile once: {ids}", ids=ids)
     era1 = {a.id for a in prof.achievements_of_era(1)}
     if len(move.era1) != BOARD_COLUMNS or len(set(move.era1)) != BOARD_COLUMNS or not set(move.era1) <= era1:
-        raise bad("R-SET-6", f"era 1 needs {BOARD_COLUMNS} different era-1 tiles out of {', '.join(sorted(era1))}")
+        ids = ", ".join(sorted(era1))
+        text = f"era 1 needs {BOARD_COLUMNS} different era-1 tiles out of {ids}"
+        raise bad("R-SET-6", "setup_era1", text, n=BOARD_COLUMNS, ids=ids)
     if len(move.lands) != state.n:
-        raise bad("R-SET-3", f"each of the {state.n} players needs starting tiles, got {len(move.lands)}")
+        got = len(move.lands)
+        text = f"each of the {state.n} players needs starting tiles, got {got}"
+        raise bad("R-SET-3", "setup_lands", text, n=state.n, got=got)
     used: Counter[str] = Counter()
     for i, trio in enumerate(move.lands):
         for r in trio:
             if r not in prof.resources:
-                raise bad("R-COMP-4", f"{r!r} is not a resource: {', '.join(prof.resources)}")
+                ids = ", ".join(prof.resources)
+                raise bad("R-COMP-4", "not_resource", f"{r!r} is not a resource: {ids}", value=repr(r), ids=ids)
         if len(set(trio)) != 3:
-            raise bad("R-SET-4", f"{state.players[i].name} must start with 3 different resources, got {'/'.join(trio)}")
+            who, trio_text = state.players[i].name, "/".join(trio)
+            text = f"{who} must start with 3 different resources, got {trio_text}"
+            raise bad("R-SET-4", "setup_three", text, player=who, got=trio_text)
         used.update(trio)
     for r, k in used.items():
         if k > prof.tiles_per_resource:
-            raise bad("R-SET-2", f"the bag holds only {prof.tiles_per_resource} {r} tiles, the setup uses {k}")
+            n = prof.tiles_per_resource
+            raise bad("R-SET-2", "setup_bag", f"the bag holds only {n} {r} tiles, the setup uses {k}", n=n, res=r, k=k)
     players = []
     for p, trio in zip(state.players, move.lands, strict=True):
         land = {h: Land(r) for h, r in zip(START_TRIANGLE, trio, strict=True)}
@@ -317,7 +335,8 @@ def _place_first(state: State, move: PlaceFirst) -> State:
     seat = state.pending.seat
     p = state.players[seat]
     if move.hex not in p.land:
-        raise _illegal(state, move, Reason("R-SET-10", f"{format_hex(move.hex)} is not one of your three tiles"))
+        hx = format_hex(move.hex)
+        raise _illegal(state, move, why("R-SET-10", "first_not_yours", f"{hx} is not one of your three tiles", hex=hx))
     land = _members_changed(p, {move.hex: 1})
     state = _set_player(state, seat, _player(p, land=land_proxy(land), supply=p.supply - 1))
     if seat + 1 < state.n:
@@ -338,20 +357,22 @@ def _take(state: State, move: Move, slot: int) -> tuple[tuple[RowTile, ...], Pla
     tile = state.row[slot - 1]
     if isinstance(move, TakeEvent):
         if not tile.event:
-            raise _illegal(state, move, Reason("R-EVT-1", f"slot {slot} holds an action tile, not an event"))
+            text = f"slot {slot} holds an action tile, not an event"
+            raise _illegal(state, move, why("R-EVT-1", "not_event", text, slot=slot))
     else:
         if tile.event:
-            raise _illegal(state, move, Reason("R-EVT-1", f"slot {slot} holds an event; take it with '{slot}:evt'"))
+            text = f"slot {slot} holds an event; take it with '{slot}:evt'"
+            raise _illegal(state, move, why("R-EVT-1", "is_event", text, slot=slot))
         act = prof.action_tile(tile.tile)
         if isinstance(move, Achieve):
             if not act.hand:
-                raise _illegal(state, move, Reason("R-ACH-1", f"slot {slot} ({_tile_name(act.name)}) shows no hand"))
+                text = f"slot {slot} ({_tile_name(act.name)}) shows no hand"
+                raise _illegal(state, move, why("R-ACH-1", "no_hand", text, slot=slot, tile=act.id))
         else:
             want = {"off": "offspring", "mov": "movement", "exp": "exploration"}[move.kind]
             if act.action != want:
-                raise _illegal(
-                    state, move, Reason("R-TURN-4", f"slot {slot} is {_tile_name(act.name)}, not {want.title()}")
-                )
+                text = f"slot {slot} is {_tile_name(act.name)}, not {want.title()}"
+                raise _illegal(state, move, why("R-TURN-4", "wrong_action", text, slot=slot, tile=act.id, action=want))
     cost = slot - 1
     row = [RowTile(t.tile, t.event, t.shells + 1) for t in state.row[:cost]]
     row.extend(state.row[slot:])
@@ -376,42 +397,32 @@ def _offspring(state: State, move: Offspring) -> State:
     if before.supply > 0:
         n = min(k, before.supply)  # engine choice: a short supply gives what it has
         if move.relocate:
-            raise _illegal(state, move, Reason("R-ACT-OFF-2", "relocating is allowed only when your supply is empty"))
+            text = "relocating is allowed only when your supply is empty"
+            raise _illegal(state, move, why("R-ACT-OFF-2", "relocate_only_empty", text))
         if len(move.place) != n:
-            raise _illegal(
-                state,
-                move,
-                Reason("R-ACT-OFF-1", f"take {plural(n, 'member')} from your supply and place all of them"),
-            )
+            text = f"take {plural(n, 'member')} from your supply and place all of them"
+            raise _illegal(state, move, why("R-ACT-OFF-1", "place_all", text, n=n))
         for h in move.place:
             if h not in occupied:
-                raise _illegal(
-                    state,
-                    move,
-                    Reason(
-                        "R-ACT-OFF-1",
-                        f"{format_hex(h)} holds none of your members: new members go only "
-                        "onto tiles you already occupy",
-                    ),
-                )
+                hx = format_hex(h)
+                text = f"{hx} holds none of your members: new members go only onto tiles you already occupy"
+                raise _illegal(state, move, why("R-ACT-OFF-1", "off_not_occupied", text, hex=hx))
     else:
         if move.place:
-            raise _illegal(state, move, Reason("R-ACT-OFF-2", "your supply is empty: you may only relocate"))
+            text = "your supply is empty: you may only relocate"
+            raise _illegal(state, move, why("R-ACT-OFF-2", "only_relocate", text))
         moved = sum(n for _, n in move.relocate if n > 0)
         if moved > k:
-            raise _illegal(
-                state, move, Reason("R-ACT-OFF-2", f"you may relocate at most {plural(k, 'member')}, not {moved}")
-            )
+            text = f"you may relocate at most {plural(k, 'member')}, not {moved}"
+            raise _illegal(state, move, why("R-ACT-OFF-2", "relocate_max", text, k=k, moved=moved))
         reason = delta_reason(before, move.relocate)
         if reason:
-            raise _illegal(state, move, Reason("R-ACT-OFF-2", reason.text))
+            raise _illegal(state, move, Reason("R-ACT-OFF-2", reason.text, reason.key, reason.args))
         for h, n in move.relocate:
             if n > 0 and h not in occupied:
-                raise _illegal(
-                    state,
-                    move,
-                    Reason("R-ACT-OFF-2", f"{format_hex(h)} is not occupied: relocate only onto tiles you occupy"),
-                )
+                hx = format_hex(h)
+                text = f"{hx} is not occupied: relocate only onto tiles you occupy"
+                raise _illegal(state, move, why("R-ACT-OFF-2", "relocate_not_occupied", text, hex=hx))
     if move.place:
         land = _members_changed(p, dict(Counter(move.place)))
         p = _player(p, land=land_proxy(land), supply=p.supply - len(move.place))
@@ -431,14 +442,9 @@ def _movement(state: State, move: Movement) -> State:
     if move.delta:
         cost = movement_cost(before, move.delta)
         if cost < 0 or cost > k:
-            raise _illegal(
-                state,
-                move,
-                Reason(
-                    "R-ACT-MOV-1",
-                    f"this needs {cost if cost >= 0 else 'impossible'} steps; your Movement marker gives {k}",
-                ),
-            )
+            text = f"this needs {cost if cost >= 0 else 'impossible'} steps; your Movement marker gives {k}"
+            reason = why("R-ACT-MOV-1", "steps" if cost >= 0 else "steps_impossible", text, cost=cost, k=k)
+            raise _illegal(state, move, reason)
     if move.delta:
         p = _player(p, land=land_proxy(_members_changed(p, dict(move.delta))))
     return _end_turn(state, seat, p, row=row, turn_shells=tile.shells)
@@ -466,14 +472,17 @@ def _draw(state: State, move: Draw) -> State:
     assert isinstance(pend, DrawPending)
     prof = state.profile
     if len(move.tiles) != pend.count:
-        raise _illegal(state, move, Reason("R-ACT-EXP-1", f"the player draws {plural(pend.count, 'tile')}"))
+        text = f"the player draws {plural(pend.count, 'tile')}"
+        raise _illegal(state, move, why("R-ACT-EXP-1", "draw_count", text, n=pend.count))
     bag = list(state.bag)
     for r in move.tiles:
         if r not in prof.resources:
-            raise _illegal(state, move, Reason("R-COMP-4", f"{r!r} is not a resource: {', '.join(prof.resources)}"))
+            ids = ", ".join(prof.resources)
+            text = f"{r!r} is not a resource: {ids}"
+            raise _illegal(state, move, why("R-COMP-4", "not_resource", text, value=repr(r), ids=ids))
         i = prof.resource_index(r)
         if bag[i] <= 0:
-            raise _illegal(state, move, Reason("R-SET-2", f"the bag holds no more {r} tiles"))
+            raise _illegal(state, move, why("R-SET-2", "bag_empty", f"the bag holds no more {r} tiles", res=r))
         bag[i] -= 1
     return state.replace(bag=tuple(bag), pending=PlacePending(pend.seat, move.tiles))
 
@@ -494,15 +503,18 @@ def _place(state: State, move: Place) -> State:
 def place_reason(p: Player, drawn: tuple[str, ...], move: Place) -> Reason | None:
     """Why a placement of ``drawn`` tiles is not allowed (R-ACT-EXP-1/2), or None."""
     if Counter(r for _, r in move.tiles) != Counter(drawn):
-        return Reason("R-ACT-EXP-1", f"place exactly the drawn tiles: {' '.join(sorted(drawn))}")
+        res = sorted(drawn)
+        return why("R-ACT-EXP-1", "place_drawn", f"place exactly the drawn tiles: {' '.join(res)}", res_list=res)
     new = [h for h, _ in move.tiles]
     if len(set(new)) != len(new):
-        return Reason("R-ACT-EXP-1", "two tiles cannot go on the same hex")
+        return why("R-ACT-EXP-1", "place_same_hex", "two tiles cannot go on the same hex")
     for h in new:
         if h in p.land:
-            return Reason("R-ACT-EXP-2", f"{format_hex(h)} already holds a tile, and placed tiles never move")
+            hx = format_hex(h)
+            return why("R-ACT-EXP-2", "place_taken", f"{hx} already holds a tile, and placed tiles never move", hex=hx)
     if not is_connected([*p.land, *new]):
-        return Reason("R-ACT-EXP-1", "every new tile must be edge-adjacent to your land (it stays connected)")
+        text = "every new tile must be edge-adjacent to your land (it stays connected)"
+        return why("R-ACT-EXP-1", "place_adjacent", text)
     return None
 
 
@@ -512,16 +524,15 @@ def _restore_exp(state: State, move: Restore) -> State:
     p = state.players[pend.seat]
     allowed = set(restore_candidates(p, occupied_ok=False))
     if len(move.hexes) > pend.count:
-        raise _illegal(state, move, Reason("R-ACT-EXP-3", f"turn back at most {plural(pend.count, 'tile')}"))
+        text = f"turn back at most {plural(pend.count, 'tile')}"
+        raise _illegal(state, move, why("R-ACT-EXP-3", "restore_max", text, n=pend.count))
     if len(set(move.hexes)) != len(move.hexes):
-        raise _illegal(state, move, Reason("R-ACT-EXP-3", "each tile can be turned back once"))
+        raise _illegal(state, move, why("R-ACT-EXP-3", "restore_once", "each tile can be turned back once"))
     for h in move.hexes:
         if h not in allowed:
-            raise _illegal(
-                state,
-                move,
-                Reason("R-ACT-EXP-3", f"{format_hex(h)} is not one of your exhausted tiles without members"),
-            )
+            hx = format_hex(h)
+            text = f"{hx} is not one of your exhausted tiles without members"
+            raise _illegal(state, move, why("R-ACT-EXP-3", "restore_not", text, hex=hx))
     return _end_turn(state, pend.seat, _player(p, land=land_proxy(_flip(p, move.hexes, False))))
 
 
@@ -535,8 +546,10 @@ def _achieve(state: State, move: Achieve) -> State:
         try:
             ach = prof.achievement(move.achievement)
         except KeyError:
-            raise _illegal(state, move, Reason("R-ACH-5", f"there is no achievement {move.achievement!r}")) from None
-        raise _illegal(state, move, Reason("R-ACH-8", f"{_tile_name(ach.name)} is not face up on the board"))
+            text = f"there is no achievement {move.achievement!r}"
+            raise _illegal(state, move, why("R-ACH-5", "no_achievement", text, value=repr(move.achievement))) from None
+        text = f"{_tile_name(ach.name)} is not face up on the board"
+        raise _illegal(state, move, why("R-ACH-8", "not_face_up", text, ach=ach.id))
     era, col = pos
     claim = claim_check(state, seat, era, col)
     if isinstance(claim, Reason):
@@ -580,32 +593,34 @@ def claim_move_reason(state: State, claim: Claim, move: Achieve) -> Reason | Non
     """Whether the jokers and arrow of ``move`` fit what ``claim`` needs (R-ACH-4, R-ARR-1)."""
     jokers = move.jokers
     name = _tile_name(claim.achievement.name)
+    ach, res = claim.achievement.id, claim.achievement.resource
     if len(set(jokers)) != len(jokers):
-        return Reason("R-ACH-4", "each joker is a different tile")
+        return why("R-ACH-4", "joker_twice", "each joker is a different tile")
     if len(jokers) != claim.jokers_needed:
-        if claim.jokers_needed == 0:
-            return Reason("R-ACH-4", f"you have the {claim.achievement.resource} tiles {name} needs: no joker")
-        return Reason(
-            "R-ACH-4",
-            f"{name} needs {plural(claim.jokers_needed, 'joker')}: name "
-            f"{'it' if claim.jokers_needed == 1 else 'them'} with joker=q,r",
-        )
+        n = claim.jokers_needed
+        if n == 0:
+            return why("R-ACH-4", "no_joker", f"you have the {res} tiles {name} needs: no joker", res=res, ach=ach)
+        text = f"{name} needs {plural(n, 'joker')}: name {'it' if n == 1 else 'them'} with joker=q,r"
+        return why("R-ACH-4", "jokers_needed", text, ach=ach, n=n)
     for h in jokers:
         if h not in claim.joker_candidates:
-            return Reason(
-                "R-ACH-4",
-                f"{format_hex(h)} cannot be a joker: a joker is an unexhausted tile holding your member "
-                f"and not already counted as {claim.achievement.resource}",
+            hx = format_hex(h)
+            text = (
+                f"{hx} cannot be a joker: a joker is an unexhausted tile holding your member "
+                f"and not already counted as {res}"
             )
+            return why("R-ACH-4", "joker_bad", text, hex=hx, res=res)
     if claim.arrow_from:
         if move.arrow is None:
-            return Reason("R-ACH-2", f"{name} needs your stone directly below or your arrow: add arrow=<id>")
+            text = f"{name} needs your stone directly below or your arrow: add arrow=<id>"
+            return why("R-ACH-2", "arrow_needed", text, ach=ach)
         lower = state.find_achievement(move.arrow)
         if lower not in claim.arrow_from:
             opts = ", ".join(str(state.board_tile(*p).tile) for p in claim.arrow_from)
-            return Reason("R-ARR-1", f"the arrow must come from a diagonal tile below holding your stone: {opts}")
+            text = f"the arrow must come from a diagonal tile below holding your stone: {opts}"
+            return why("R-ARR-1", "arrow_from", text, ids=opts)
     elif move.arrow is not None:
-        return Reason("R-ARR-1", f"you may claim {name} without laying your arrow")
+        return why("R-ARR-1", "arrow_not_needed", f"you may claim {name} without laying your arrow", ach=ach)
     return None
 
 
@@ -616,15 +631,15 @@ def _reveal(state: State, move: Reveal) -> State:
     try:
         ach = prof.achievement(move.achievement)
     except KeyError:
-        raise _illegal(state, move, Reason("R-ACH-8", f"there is no achievement {move.achievement!r}")) from None
+        text = f"there is no achievement {move.achievement!r}"
+        raise _illegal(state, move, why("R-ACH-8", "no_achievement", text, value=repr(move.achievement))) from None
+    value = repr(move.achievement)
     if ach.era != pend.era:
-        raise _illegal(
-            state,
-            move,
-            Reason("R-ACH-8", f"the tile above is an era-{pend.era} tile; {move.achievement!r} is era {ach.era}"),
-        )
+        text = f"the tile above is an era-{pend.era} tile; {value} is era {ach.era}"
+        raise _illegal(state, move, why("R-ACH-8", "reveal_era", text, era=pend.era, value=value, was=ach.era))
     if state.find_achievement(ach.id) is not None:
-        raise _illegal(state, move, Reason("R-ACH-8", f"{move.achievement!r} is already face up on the board"))
+        text = f"{value} is already face up on the board"
+        raise _illegal(state, move, why("R-ACH-8", "reveal_up", text, value=value))
     board = _with_board_tile(state, pend.era, pend.col, BoardTile(ach.id))
     if pend.then_event:
         return state.replace(board=board, pending=EventRevealPending(pend.seat, pend.then_event))
@@ -638,15 +653,15 @@ def _reveal_event(state: State, move: RevealEvent) -> State:
     try:
         ev = prof.event(move.event)
     except KeyError:
-        raise _illegal(state, move, Reason("R-ACH-6", f"there is no event {move.event!r}")) from None
+        text = f"there is no event {move.event!r}"
+        raise _illegal(state, move, why("R-ACH-6", "no_event", text, value=repr(move.event))) from None
+    value = repr(move.event)
     if ev.era != pend.era:
-        raise _illegal(
-            state,
-            move,
-            Reason("R-ACH-6", f"the event comes from the era-{pend.era} stack; {move.event!r} is era {ev.era}"),
-        )
+        text = f"the event comes from the era-{pend.era} stack; {value} is era {ev.era}"
+        raise _illegal(state, move, why("R-ACH-6", "event_era", text, era=pend.era, value=value, was=ev.era))
     if ev.id in state.seen_events:
-        raise _illegal(state, move, Reason("R-ACH-6", f"event {move.event!r} has already left its stack"))
+        text = f"event {value} has already left its stack"
+        raise _illegal(state, move, why("R-ACH-6", "event_gone", text, value=value))
     stacks = list(state.stacks)
     stacks[pend.era - 1] -= 1
     # R-ACH-6: the event is laid at the end of the row during the achievement; the hand tile goes to
@@ -844,7 +859,8 @@ def _event_answer(state: State, move: Move) -> State:
     if isinstance(move, Pick):
         answer: object = move.option - 1
         if answer not in outcomes:
-            raise _illegal(state, move, Reason("R-EVT-1", f"choose an option from 1 to {len(outcomes)}"))
+            n = len(outcomes)
+            raise _illegal(state, move, why("R-EVT-1", "pick_range", f"choose an option from 1 to {n}", n=n))
     else:
         answer = move.hexes  # type: ignore[attr-defined]
         if answer not in outcomes:
@@ -857,15 +873,17 @@ def _answer_reason(state: State, seat: int, eff: Effect, hexes: tuple[Hex, ...])
     p = state.players[seat]
     if eff.kind == "members" and eff.amount > 0:
         n = min(eff.amount, p.supply)
-        return Reason("R-ACT-OFF-1", f"place {plural(n, 'new member')} on tiles you occupy")
+        return why("R-ACT-OFF-1", "answer_gain", f"place {plural(n, 'new member')} on tiles you occupy", n=n)
     if eff.kind == "members":
         n = min(-eff.amount, p.members_on_map - 1)
-        return Reason("R-EVT-4", f"remove {plural(n, 'member')} from your tiles, never your last one")
+        return why("R-EVT-4", "answer_lose", f"remove {plural(n, 'member')} from your tiles, never your last one", n=n)
     if eff.kind == "exhaust":
         fresh = sum(1 for t in p.land.values() if not t.exhausted)
-        return Reason("R-EVT-5", f"exhaust {plural(min(eff.amount, fresh), 'different unexhausted tile')}")
+        n = min(eff.amount, fresh)
+        return why("R-EVT-5", "answer_exhaust", f"exhaust {plural(n, 'different unexhausted tile')}", n=n)
     tired = len(restore_candidates(p, occupied_ok=True))
-    return Reason("R-EVT-1", f"turn back {plural(min(eff.amount, tired), 'different exhausted tile')}")
+    n = min(eff.amount, tired)
+    return why("R-EVT-1", "answer_restore", f"turn back {plural(n, 'different exhausted tile')}", n=n)
 
 
 _HANDLERS: dict[tuple[str, type], Callable[[State, Any], State]] = {

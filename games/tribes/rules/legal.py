@@ -20,7 +20,7 @@ from itertools import combinations, combinations_with_replacement, permutations
 from typing import Any
 
 from games.tribes.rules.chance import chance_outcomes, unrevealed_achievements, unseen_events
-from games.tribes.rules.checks import Claim, Reason, claim_check, intensity, slot_reason
+from games.tribes.rules.checks import Claim, Reason, claim_check, intensity, plural, slot_reason
 from games.tribes.rules.engine import apply, check, chooser_affected, effect_at, effect_choices, restore_candidates
 from games.tribes.rules.errors import IllegalMoveError
 from games.tribes.rules.hexgrid import Hex, connected_extensions, distances_within, format_hex, frontier, neighbours
@@ -254,7 +254,7 @@ class Option:
         """Plain JSON data."""
         out: dict[str, Any] = {"kind": self.kind, "available": self.available, **self.detail}
         if self.reason:
-            out["reason"] = {"clause": self.reason.clause, "text": self.reason.text}
+            out["reason"] = self.reason.to_dict()
         return out
 
 
@@ -291,8 +291,14 @@ class TileChoice:
             "options": [o.to_dict() for o in self.options],
         }
         if self.reason:
-            out["reason"] = {"clause": self.reason.clause, "text": self.reason.text}
+            out["reason"] = self.reason.to_dict()
         return out
+
+
+def _note(key: str, text: str, **args: Any) -> dict[str, Any]:
+    """An option's note for people: the English ``note``, and ``note_key`` with ``note_args`` for the
+    page to say it in the reader's language (like a :class:`~games.tribes.rules.checks.Reason`)."""
+    return {"note": text, "note_key": key, "note_args": args}
 
 
 def _hexlist(hs: list[Hex] | tuple[Hex, ...]) -> list[str]:
@@ -307,36 +313,28 @@ def _action_option(state: State, seat: int, action: str) -> Option:
         detail["targets"] = _hexlist(p.occupied())
         if p.supply:
             n = min(k, p.supply)
-            detail.update(members=n, note=f"place {n} new member(s) on tiles you occupy (R-ACT-OFF-1)")
+            text = f"place {plural(n, 'new member')} on tiles you occupy (R-ACT-OFF-1)"
+            detail.update(members=n, **_note("off_place", text, n=n))
         else:
-            detail.update(
-                members=0,
-                relocate=k,
-                note=f"supply empty: you may relocate up to {k} member(s) onto occupied tiles (R-ACT-OFF-2)",
-            )
+            text = f"supply empty: you may relocate up to {plural(k, 'member')} onto occupied tiles (R-ACT-OFF-2)"
+            detail.update(members=0, relocate=k, **_note("off_relocate", text, k=k))
     elif action == "movement":
-        detail.update(
-            reachable=_hexlist(sorted(_reach_within(p, k))),
-            note=f"up to {k} step(s) between adjacent tiles of your land (R-ACT-MOV-1)",
-        )
+        text = f"up to {plural(k, 'step')} between adjacent tiles of your land (R-ACT-MOV-1)"
+        detail.update(reachable=_hexlist(sorted(_reach_within(p, k))), **_note("mov_steps", text, k=k))
     elif state.bag_total():
         n = min(k, state.bag_total())
+        text = f"draw {plural(n, 'tile')} and lay {'it' if n == 1 else 'them'} next to your land (R-ACT-EXP-1)"
         detail.update(
-            draw=n,
-            bag=state.bag_total(),
-            frontier=_hexlist(frontier(p.land)),
-            note=f"draw {n} tile(s) and lay them next to your land (R-ACT-EXP-1)",
+            draw=n, bag=state.bag_total(), frontier=_hexlist(frontier(p.land)), **_note("exp_draw", text, n=n)
         )
     else:
         cands = restore_candidates(p, occupied_ok=False)
-        detail.update(
-            draw=0,
-            bag=0,
-            restore=_hexlist(cands),
-            note=f"bag empty: you may turn back up to {k} exhausted tile(s) without members (R-ACT-EXP-3)"
-            if cands
-            else "bag empty and no unoccupied exhausted tile: nothing happens (R-ACT-EXP-3)",
-        )
+        if cands:
+            text = f"bag empty: you may turn back up to {plural(k, 'exhausted tile')} without members (R-ACT-EXP-3)"
+            note = _note("exp_restore", text, k=k)
+        else:
+            note = _note("exp_nothing", "bag empty and no unoccupied exhausted tile: nothing happens (R-ACT-EXP-3)")
+        detail.update(draw=0, bag=0, restore=_hexlist(cands), **note)
     path = f"tracks.{action}.intensity[{p.track(action)}]"
     detail["provisional"] = ["intensity"] if state.profile.is_provisional(path) else []
     return Option(action, True, None, detail)
@@ -397,7 +395,7 @@ def _event_option(state: State, seat: int, event_id: str) -> Option:
         "provisional": prof.provisional_fields(prof.path_of("events", ev.id), ("text", "effects")),
     }
     if not affected:
-        detail["note"] = "it does not concern you: taking it removes it without effect (R-EVT-3)"
+        detail.update(_note("evt_not_you", "it does not concern you: taking it removes it without effect (R-EVT-3)"))
     return Option("event", True, None, detail)
 
 

@@ -1,9 +1,11 @@
 """Scoring: a live breakdown at any moment and the final ranking with tie-breaks (R-END-3..7).
 
 The breakdown is what the scoreboard shows during play: bear teeth collected, the VP the track
-markers would score now, and the majority bonuses as they stand. At the end the same numbers make the
-final score, ranked by VP, then more shells, then fewer exhausted tiles; players still level share
-the place (R-END-7).
+markers would score now, and the majority bonuses as they stand. ``standing`` is what a player has
+earned so far (bear teeth and track markers: the markers never move back); ``total`` adds the
+majorities as they stand — the final score if the game ended now. At the end ``total`` is the final
+score, ranked by VP, then more shells, then fewer exhausted tiles; players still level share the
+place (R-END-7).
 """
 
 from __future__ import annotations
@@ -39,12 +41,17 @@ class Breakdown:
         return self.offspring + self.movement + self.exploration
 
     @property
+    def standing(self) -> int:
+        """VP earned so far: bear teeth and the track markers (the majorities count at the end)."""
+        return self.bear_teeth + self.tracks
+
+    @property
     def total(self) -> int:
-        """All VP together."""
-        return self.bear_teeth + self.tracks + self.most_members + self.most_tiles
+        """All VP together: the final score if the game ended now."""
+        return self.standing + self.most_members + self.most_tiles
 
     def to_dict(self) -> dict[str, int | str]:
-        """Plain JSON data, with ``tracks`` and ``total`` included."""
+        """Plain JSON data, with ``tracks``, ``standing`` and ``total`` included."""
         return {
             "seat": self.seat,
             "name": self.name,
@@ -55,6 +62,7 @@ class Breakdown:
             "tracks": self.tracks,
             "most_members": self.most_members,
             "most_tiles": self.most_tiles,
+            "standing": self.standing,
             "total": self.total,
             "shells": self.shells,
             "exhausted": self.exhausted,
