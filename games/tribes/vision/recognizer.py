@@ -5,7 +5,9 @@ The facade over the pipeline's stages, one module each:
 1. :mod:`vision.motion` — the motion gate (settled or not), when reading a stream;
 2. :mod:`vision.registration` — the table plane from the ArUco markers (kept while the camera
    stays put, registered again when it is bumped);
-3. :mod:`vision.colour` — colour normalisation against the reference patch;
+3. :mod:`vision.colour` and :mod:`vision.light` — colour normalisation against the reference patch,
+   checked against the bare table beside it, and the light field: how white balance and brightness
+   changed over the table since enrollment, from reference points of bare table read every frame;
 4. the readers in :mod:`vision.readers` — land (tiles, members), row (assignment of the known
    tiles, shells), board (achievements, stones), tracks and shells — with features from
    :mod:`vision.features` compared to the user's enrolled examples (:mod:`vision.enrollment`,
@@ -51,8 +53,10 @@ from vision.classify import ExampleClassifier
 from vision.colour import ColourNorm
 from vision.errors import EnrollmentError, ModelError
 from vision.features import MANIFEST, AreaCounter, Models
+from vision.light import LightField, LightTracker
 from vision.motion import GateState, MotionGate
 from vision.occlusion import covers
+from vision.patches import patch_set
 from vision.registration import Registrar, RegistrationResult
 from vision.sampling import Sampler
 from vision.templates import TemplateMatcher
@@ -73,7 +77,9 @@ class Recognizer:
     reads frames the gate calls unsettled too (their observation still says ``settled: false``).
     ``tile_mix`` overrides the models' weight of the model in the tile features (``models.json``).
     ``cache`` (default: as ``stream``) lets the land reader skip hexes whose windows did not change.
-    ``count_turns`` overrides how many quarter turns of each window the member and shell counters average."""
+    ``count_turns`` overrides how many quarter turns of each window the member and shell counters average.
+    ``follow_light`` False reads with the patch's normalisation alone, as before the light was
+    followed (:mod:`vision.light`; for comparisons)."""
 
     def __init__(
         self,
@@ -90,6 +96,7 @@ class Recognizer:
         tile_mix: float | None = None,
         cache: bool | None = None,
         count_turns: int | None = None,
+        follow_light: bool = True,
     ) -> None:
         self.layout = layout
         self.profile = profile or default_profile()
@@ -104,6 +111,11 @@ class Recognizer:
         self.registrar = Registrar(layout)
         self.gate = MotionGate(quiet=quiet if stream else 0.0, fps=fps)
         self.last_norm: ColourNorm = self.enrollment.norm
+        self.last_light: LightField | None = None
+        self.follow_light = follow_light
+        self.light = _light_tracker(self.enrollment, self.regions)
+        ring = self.regions.table_ring()  # the light's reference points, where enrollment measured them
+        self.light_points = patch_set("light", self.light.mm, 0.0, ring.side_mm, ring.px)
         self.last_result: RegistrationResult | None = None
         self.last_gate: GateState | None = None
         self.timings: dict[str, float] = {}
@@ -256,10 +268,16 @@ class Recognizer:
             self.timings = timings
             return Observation(registered=True, **base)
         reg = res.registration
-        norm = frame_norm(image, reg, self.regions, self.sampler)
-        if norm is not None:
-            self.last_norm = norm
-        ctx = FrameContext(image, reg, self.last_norm, self.regions, self.sampler, timings, tuple(res.seen))
+        patch = frame_norm(image, reg, self.regions, self.sampler)
+        if self.follow_light:
+            ring = self.light_points
+            raw = np.median(self.sampler.sample(image, reg, ring).reshape(len(ring), -1, 3), axis=1)
+            self.last_norm, self.last_light = self.light.update(raw, patch, self.sampler.inside(reg, ring))
+        elif patch is not None:
+            self.last_norm = patch
+        ctx = FrameContext(
+            image, reg, self.last_norm, self.regions, self.sampler, timings, tuple(res.seen), self.last_light
+        )
         t3 = time.perf_counter()
         timings["colour"] = (t3 - t2) * 1000
         hexes, h1 = self.land.read(ctx, self.seats)
@@ -294,6 +312,20 @@ class Recognizer:
         """Forget the registration and the motion history (e.g. after switching cameras)."""
         self.registrar.reset()
         self.gate.reset()
+
+
+def _light_tracker(enr: Enrollment, regions: Regions) -> LightTracker:
+    """The light tracker of an enrollment: its reference points of bare table, or — an enrollment
+    saved before they were kept — the ring's places with the one enrolled table colour (then only
+    the overall change of the light is followed)."""
+    lay = regions.layout
+    points, spatial = enr.table_points, True
+    if len(points) == 0:
+        bgr = cv2.cvtColor(np.asarray(enr.table, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3)
+        centres = regions.table_ring().centers
+        points = np.hstack([centres, np.tile(bgr, (len(centres), 1))])
+        spatial = False
+    return LightTracker(points, lay.patch.center, lay.table, enr.norm, spatial)
 
 
 def _baseline_units(models: Models) -> dict[str, float]:
