@@ -289,6 +289,7 @@ class Recognizer:
         timings["readers"] = (time.perf_counter() - t3) * 1000
         timings["total"] = (time.perf_counter() - t0) * 1000
         self.timings = timings
+        # a hidden region reports no facts (docs/observation.md), whatever its reader found there
         return Observation(
             registered=True,
             hidden=tuple(sorted(h1 | h2 | h3 | h4 | h5)),
@@ -299,7 +300,7 @@ class Recognizer:
             tracks=tuple(tracks),
             shells=tuple(shells),
             **base,
-        )
+        ).without_hidden_facts()
 
     def annotate(self, frame: np.ndarray, obs: Observation) -> np.ndarray:
         """A copy of ``frame`` with what ``obs`` says drawn on it (:func:`vision.annotate.draw`)."""
