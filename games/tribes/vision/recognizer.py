@@ -11,7 +11,9 @@ The facade over the pipeline's stages, one module each:
 4. the readers in :mod:`vision.readers` — land (tiles, members), row (assignment of the known
    tiles, shells), board (achievements, stones), tracks and shells — with features from
    :mod:`vision.features` compared to the user's enrolled examples (:mod:`vision.enrollment`,
-   :mod:`vision.classify`).
+   :mod:`vision.classify`);
+5. :mod:`vision.readers.plausible` — the land reading held against what the rules allow: a tile
+   no one could have laid there is not reported as confident.
 
 Drawing what was read is separate (:mod:`vision.annotate`). Use::
 
@@ -45,6 +47,7 @@ from games.tribes.vision.readers.arrows import ArrowReader
 from games.tribes.vision.readers.base import FrameContext, colour_sigma
 from games.tribes.vision.readers.board import BoardReader
 from games.tribes.vision.readers.land import LandReader
+from games.tribes.vision.readers.plausible import LandSupport
 from games.tribes.vision.readers.row import RowReader
 from games.tribes.vision.readers.shells import ShellReader
 from games.tribes.vision.readers.tracks import TrackReader
@@ -151,6 +154,7 @@ class Recognizer:
             "row": self._classifier("row", "shell", t),
             "board": self._classifier("board", "players", t),
         }
+        self.support = LandSupport(self.profile, self.seats, stream)
         self.land = LandReader(
             self.encoder, self.hex_classifiers, members, colours, cache=stream if cache is None else cache
         )
@@ -281,6 +285,7 @@ class Recognizer:
         t3 = time.perf_counter()
         timings["colour"] = (t3 - t2) * 1000
         hexes, h1 = self.land.read(ctx, self.seats)
+        hexes = self.support.check(hexes, h1, settled)
         row, h2 = self.row.read(ctx)
         board, h3 = self.board.read(ctx)
         arrows = self.arrows.read(ctx) if not h3 else []
@@ -310,9 +315,11 @@ class Recognizer:
         return draw(check_frame(frame), obs, self.regions, reg)
 
     def reset(self) -> None:
-        """Forget the registration and the motion history (e.g. after switching cameras)."""
+        """Forget the registration, the motion history and the lands learned so far (e.g. after
+        switching cameras or tables)."""
         self.registrar.reset()
         self.gate.reset()
+        self.support.reset()
 
 
 def _light_tracker(enr: Enrollment, regions: Regions) -> LightTracker:

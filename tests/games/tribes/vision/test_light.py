@@ -68,21 +68,11 @@ def test_a_patch_that_disagrees_with_the_table_beside_it_is_not_trusted():
 
 
 # --- a rendered table under another light -------------------------------------------------------------
-NEW_LIGHT = dataclasses.replace(
-    cs.LIGHT,
-    kelvin=6000.0,  # colder than the enrollment's 3600 K
-    exposure=0.8,  # and dimmer
-    hotspot=(1150.0, 950.0),  # the lamp moved to a far corner
-    unevenness=0.5,
-    glare=0.7,  # and shines on the reference patch
-    glare_at=(150.0, 40.0),
-    glare_radius=50.0,
-)
 
 
 @pytest.fixture(scope="module")
 def new_light_frame():
-    return cs.renderer().render(cs.game().states[40], cs.camera(), NEW_LIGHT, cs.FX, frame_seed=3)
+    return cs.renderer().render(cs.game().states[40], cs.camera(), cs.NEW_LIGHT, cs.FX, frame_seed=3)
 
 
 def test_a_table_enrolled_under_one_light_reads_right_under_another(new_light_frame):
