@@ -27,7 +27,9 @@ texture, at 1920 x 1080. In each session:
 Scores (against ``observation_from_truth``): registration; tile type per hex (tile or empty, resource,
 exhausted); members per hex and colour exactly right (tiles); shells per row slot and per seat;
 the action row read exactly (tiles and order); achievement tiles; stones per position; track markers
-per colour and track; and the share of frames read perfectly. Broken down per colour temperature
+per colour and track; what was read where nothing lies (phantom tiles — all, and those
+reported with a confidence above 0.5 — members on empty places, shells on empty row slots: counted
+as errors, shown as counts); and the share of frames read perfectly. Broken down per colour temperature
 and tilt. Speed and memory: ``benchmarks/vision_speed.py``.
 """
 
@@ -50,7 +52,14 @@ import numpy as np  # noqa: E402
 
 from games.tribes.rules.game import simulate  # noqa: E402
 from games.tribes.rules.profile import default_profile  # noqa: E402
-from games.tribes.sim.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions  # noqa: E402
+from games.tribes.sim.evaluation import (  # noqa: E402
+    PHANTOM_KINDS,
+    enroll_session,
+    frame_variation,
+    photographed_pack,
+    score,
+    session_conditions,
+)
 from games.tribes.sim.packs import builtin_pack  # noqa: E402
 from games.tribes.sim.render import Renderer  # noqa: E402
 from games.tribes.vision.layout import default_layout  # noqa: E402
@@ -102,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         k: defaultdict(lambda: defaultdict(lambda: [0, 0])) for k in kinds
     }
     perfect = {k: [0, 0] for k in kinds}
+    hidden = {k: 0 for k in kinds}  # frames in which the reader listed a region hidden
+    truth_hidden = 0
     reg_fresh = [0, 0]
     reg_err: list[float] = []
     timings: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in kinds}
@@ -125,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             lt, fx = frame_variation(cond, rng)
             fr = renderer.render(game.states[int(mv)], cond["camera"], lt, fx, frame_seed=1000 + f)
             truth = observation_from_truth(fr.truth)
+            truth_hidden += int(bool(truth.hidden))
             gray = cv2.cvtColor(fr.image, cv2.COLOR_BGR2GRAY)
             res = Registrar(seated).update(gray)
             reg_fresh[1] += 1
@@ -141,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
                 for st, v in recs[k].timings.items():
                     timings[k][st].append(v)
                 sc = score(obs, truth)
+                hidden[k] += int(bool(obs.hidden))
                 all_ok = True
                 for kind, (ok, tot) in sc.items():
                     for table in (totals[k], by_light[k][kb], by_tilt[k][tb]):
@@ -173,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         "sessions": a.sessions,
         "frames": a.sessions * a.frames,
         "seconds": round(time.time() - t0),
+        "truth_frames_with_hidden_regions": truth_hidden,
         "registration_fresh": {
             "ok": reg_fresh[0],
             "total": reg_fresh[1],
@@ -185,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
                 "overall": {
                     kind: {"ok": v[0], "total": v[1], "rate": v[0] / max(v[1], 1)} for kind, v in totals[k].items()
                 },
+                "frames_with_hidden_regions": hidden[k],
                 "perfect_frames": {
                     "ok": perfect[k][0],
                     "total": perfect[k][1],
@@ -301,10 +316,19 @@ def markdown(result: dict[str, Any]) -> str:
         cells = []
         for k in kinds:
             v = result["results"][k]["overall"].get(fact)
-            cells.append(f"{100 * v['rate']:.2f}% ({v['ok']}/{v['total']})" if v else "-")
+            if v and fact in PHANTOM_KINDS:  # counts of what was read where nothing lies
+                cells.append(f"{v['total'] - v['ok']} (of {v['total']} places)")
+            else:
+                cells.append(f"{100 * v['rate']:.2f}% ({v['ok']}/{v['total']})" if v else "-")
         lines.append(f"| {fact} | " + " | ".join(cells) + " |")
     cells = [f"{100 * result['results'][k]['perfect_frames']['rate']:.1f}%" for k in kinds]
     lines.append("| frames read perfectly | " + " | ".join(cells) + " |")
+    cells = [str(result["results"][k].get("frames_with_hidden_regions", "-")) for k in kinds]
+    lines.append(
+        f"| frames with a region hidden (truth: {result.get('truth_frames_with_hidden_regions', '-')}) | "
+        + " | ".join(cells)
+        + " |"
+    )
     vid = result.get("video")
     if vid:
         lines += [

@@ -5,7 +5,7 @@ of the recognizer's settings on the training packs (``models/tune.py``). A *sess
 table: one camera pose, one light, one table texture, one game. :func:`enroll_session` enrolls it as
 a user would (setup photo, a photo with one tile of each missing kind, capture-sheet photos of the
 events and achievements); :func:`score` compares an observation with the ground truth, fact by
-fact.
+fact, and counts what was read where nothing lies (phantom tiles, members and row shells).
 """
 
 from __future__ import annotations
@@ -200,8 +200,24 @@ def enroll_session(renderer: Renderer, game: Any, cond: dict[str, Any], photo_pa
 
 
 # --- scoring ----------------------------------------------------------------------------------------------
+PHANTOM_TILES = "phantom tiles"
+"""Fact kind: places without a tile (listed empty by the truth, or not listed at all) read as a tile."""
+CONFIDENT_PHANTOMS = "confident phantom tiles"
+"""Fact kind: the phantom tiles reported with ``tile_conf`` above :data:`CONFIDENT` (the ones the
+tracker takes as evidence: a reading at 0.5 or below says nothing, :mod:`tracker.evidence`)."""
+PHANTOM_MEMBERS = "phantom members"
+"""Fact kind: places without a tile where members were read."""
+PHANTOM_SHELLS = "phantom row shells"
+"""Fact kind: row slots without a tile where shells were read."""
+PHANTOM_KINDS = (PHANTOM_TILES, CONFIDENT_PHANTOMS, PHANTOM_MEMBERS, PHANTOM_SHELLS)
+CONFIDENT = 0.5
+
+
 def score(read: Observation, truth: Observation) -> dict[str, tuple[int, int]]:
-    """(correct, total) per fact kind."""
+    """(correct, total) per fact kind. Facts in the truth are scored as read or not; the phantom
+    kinds (:data:`PHANTOM_KINDS`) score every place where nothing lies — listed by the truth or
+    reported by the reader — as right when the reader saw nothing there (their totals depend on
+    what the reader reported: read them as error counts)."""
     out: dict[str, list[int]] = defaultdict(lambda: [0, 0])
 
     def add(kind: str, ok: bool) -> None:
@@ -220,11 +236,28 @@ def score(read: Observation, truth: Observation) -> dict[str, tuple[int, int]]:
         add("tile type per hex", ok)
         if h.tile:
             add("members per hex", r is not None and dict(r.members) == dict(h.members))
+    # phantoms: every place without a tile that the truth lists or the reader reported (a hex the
+    # truth does not list holds no tile, unless its land is partly out of view in the truth)
+    th = {(h.seat, h.hex): h for h in truth.hexes}
+    cut = {int(r.split(":")[1]) for r in truth.hidden if r.startswith("land:") and r[5:].isdigit()}
+    for key in sorted(set(th) | set(rh)):
+        t = th.get(key)
+        if (t is not None and t.tile) or (t is None and key[0] in cut):
+            continue
+        r = rh.get(key)
+        add(PHANTOM_TILES, r is None or not r.tile)
+        add(CONFIDENT_PHANTOMS, r is None or not r.tile or r.tile_conf <= CONFIDENT)
+        add(PHANTOM_MEMBERS, r is None or not any(n > 0 for n in r.members.values()))
     rr = {s.slot: s for s in read.row}
     occupied = [s for s in truth.row if s.tile is not None]
     for s in occupied:
         r = rr.get(s.slot)
         add("shells per row slot", r is not None and r.shells == s.shells)
+    if read.row:  # shells read on a slot where no tile lies (shells lie only on tiles, R-TURN-2)
+        filled = {s.slot for s in occupied}
+        for r in read.row:
+            if r.slot not in filled:
+                add(PHANTOM_SHELLS, r.shells == 0)
     add(
         "action tiles in order",
         [(s.slot, "event" if s.event else s.tile) for s in read.row if s.tile is not None]

@@ -148,6 +148,10 @@ class Enrollment:
     notes: list[str] = field(default_factory=list)
     seat_order: list[int] = field(default_factory=list)
     layout_file: str = ""
+    table_points: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), np.float32))
+    """Bare table at the reference points around the markers (:meth:`Regions.table_ring`): per
+    point its place (mm) and normalised BGR under the enrollment's light (N x 5: x, y, b, g, r) —
+    what the recognizer compares every frame with to follow the light (:mod:`vision.light`)."""
 
     def classes(self, group: str) -> list[str]:
         """The class names enrolled in ``group`` (sorted)."""
@@ -189,6 +193,7 @@ class Enrollment:
             "shell_area": self.shell_area,
             "seat_order": self.seat_order,
             "layout_file": self.layout_file,
+            "table_points": [[round(float(x), 4) for x in row] for row in self.table_points],
             "labels": self.labels,
             "sources": self.sources,
             "notes": self.notes,
@@ -269,6 +274,7 @@ class Enrollment:
             notes=texts("notes"),
             seat_order=rd.items(rd.get(doc, "seat_order", "", []), "seat_order", rd.integer),
             layout_file=text("layout_file"),
+            table_points=rd.points(rd.get(doc, "table_points", "", [])),
         )
 
 
@@ -293,6 +299,14 @@ class _EnrollmentReader(Reader):
         if not (isinstance(val, list) and len(val) == 3 and all(_number(x) for x in val)):
             raise self.fail(path, "must be a list of 3 numbers (Lab)")
         return np.asarray(val, np.float32)
+
+    def points(self, val: Any) -> np.ndarray:
+        """Reference points of bare table: a list of ``[x, y, b, g, r]`` (mm, normalised BGR)."""
+        rows = self.list(val, "table_points")
+        for i, row in enumerate(rows):
+            if not (isinstance(row, list) and len(row) == 5 and all(_number(x) for x in row)):
+                raise self.fail(f"table_points.{i}", "must be a list of 5 numbers (x, y mm; b, g, r)")
+        return np.asarray(rows, np.float32).reshape(-1, 5)
 
     def norm(self, node: dict[str, Any]) -> ColourNorm:
         """The colour normalisation: ``gain`` and ``offset``, 3 numbers each."""
@@ -347,6 +361,17 @@ def table_colour(
     return np.median(lab(norm.apply(ring)).reshape(-1, 3), axis=0)
 
 
+def table_points(
+    image: np.ndarray, reg: Registration, regions: Regions, sampler: Sampler, norm: ColourNorm
+) -> np.ndarray:
+    """The bare table at each reference point (N x 5: x, y mm, median normalised BGR); points out
+    of the frame are left out."""
+    ps = regions.table_ring()
+    inside = sampler.inside(reg, ps)
+    bgr = np.median(norm.apply(sampler.sample(image, reg, ps)).reshape(len(ps), -1, 3), axis=1)
+    return np.hstack([ps.centers, bgr]).astype(np.float32)[inside]
+
+
 class Enroller:
     """Collects examples from labelled frames and art packs; :meth:`build` makes the enrollment."""
 
@@ -361,6 +386,7 @@ class Enroller:
         self.colour_samples: dict[str, list[tuple[np.ndarray, float]]] = {}
         self.shell_samples: list[np.ndarray] = []
         self.table_samples: list[np.ndarray] = []
+        self.point_samples: list[np.ndarray] = []
         self.norms: list[ColourNorm] = []
         self.sources: list[str] = []
         self.notes: list[str] = []
@@ -392,6 +418,7 @@ class Enroller:
         self.norms.append(norm)
         table = table_colour(image, reg, self.regions, self.sampler, norm)
         self.table_samples.append(table)
+        self.point_samples.append(table_points(image, reg, self.regions, self.sampler, norm))
         for s, c in seats.items():
             if not 0 <= s < len(self.layout.seats):
                 raise EnrollmentError(source, "seats", f"seat {s} is not a seat of layout {self.layout.name!r}")
@@ -588,7 +615,18 @@ class Enroller:
             labels={g: list(self.labels[g]) for g in GROUPS},
             sources=list(self.sources),
             notes=list(self.notes),
+            table_points=_median_points(self.point_samples),
         )
+
+
+def _median_points(samples: Sequence[np.ndarray]) -> np.ndarray:
+    """Per reference point (by place), the median colour over the frames that saw it."""
+    by: dict[tuple[float, float], list[np.ndarray]] = {}
+    for arr in samples:
+        for row in arr:
+            by.setdefault((round(float(row[0]), 2), round(float(row[1]), 2)), []).append(row[2:])
+    rows = [[x, y, *np.median(np.stack(v), axis=0)] for (x, y), v in sorted(by.items())]
+    return np.asarray(rows, np.float32).reshape(-1, 5)
 
 
 def face_window(

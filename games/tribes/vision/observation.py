@@ -20,7 +20,7 @@ reader would produce (confidence 1), for tests, evaluation and the tracker's sim
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +147,22 @@ class Observation:
     def land(self, seat: int) -> dict[tuple[int, int], HexReading]:
         """The readings of one seat's land, by hex."""
         return {h.hex: h for h in self.hexes if h.seat == seat}
+
+    def without_hidden_facts(self) -> Observation:
+        """The same observation with no facts in its ``hidden`` regions (a hidden region reports
+        none: absence is not emptiness, docs/observation.md); arrow tokens go with the board."""
+        hid = set(self.hidden)
+        if not hid:
+            return self
+        return replace(
+            self,
+            hexes=tuple(h for h in self.hexes if f"land:{h.seat}" not in hid),
+            row=() if "row" in hid else self.row,
+            board=() if "board" in hid else self.board,
+            arrows=() if "board" in hid else self.arrows,
+            tracks=() if "tracks" in hid else self.tracks,
+            shells=tuple(s for s in self.shells if f"shells:{s.seat}" not in hid),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data (docs/observation.md)."""

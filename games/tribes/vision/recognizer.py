@@ -5,11 +5,15 @@ The facade over the pipeline's stages, one module each:
 1. :mod:`vision.motion` — the motion gate (settled or not), when reading a stream;
 2. :mod:`vision.registration` — the table plane from the ArUco markers (kept while the camera
    stays put, registered again when it is bumped);
-3. :mod:`vision.colour` — colour normalisation against the reference patch;
+3. :mod:`vision.colour` and :mod:`vision.light` — colour normalisation against the reference patch,
+   checked against the bare table beside it, and the light field: how white balance and brightness
+   changed over the table since enrollment, from reference points of bare table read every frame;
 4. the readers in :mod:`vision.readers` — land (tiles, members), row (assignment of the known
    tiles, shells), board (achievements, stones), tracks and shells — with features from
    :mod:`vision.features` compared to the user's enrolled examples (:mod:`vision.enrollment`,
-   :mod:`vision.classify`).
+   :mod:`vision.classify`);
+5. :mod:`vision.readers.plausible` — the land reading held against what the rules allow: a tile
+   no one could have laid there is not reported as confident.
 
 Drawing what was read is separate (:mod:`vision.annotate`). Use::
 
@@ -43,6 +47,7 @@ from games.tribes.vision.readers.arrows import ArrowReader
 from games.tribes.vision.readers.base import FrameContext, colour_sigma
 from games.tribes.vision.readers.board import BoardReader
 from games.tribes.vision.readers.land import LandReader
+from games.tribes.vision.readers.plausible import LandSupport
 from games.tribes.vision.readers.row import RowReader
 from games.tribes.vision.readers.shells import ShellReader
 from games.tribes.vision.readers.tracks import TrackReader
@@ -51,8 +56,10 @@ from vision.classify import ExampleClassifier
 from vision.colour import ColourNorm
 from vision.errors import EnrollmentError, ModelError
 from vision.features import MANIFEST, AreaCounter, Models
+from vision.light import LightField, LightTracker
 from vision.motion import GateState, MotionGate
 from vision.occlusion import covers
+from vision.patches import patch_set
 from vision.registration import Registrar, RegistrationResult
 from vision.sampling import Sampler
 from vision.templates import TemplateMatcher
@@ -73,7 +80,9 @@ class Recognizer:
     reads frames the gate calls unsettled too (their observation still says ``settled: false``).
     ``tile_mix`` overrides the models' weight of the model in the tile features (``models.json``).
     ``cache`` (default: as ``stream``) lets the land reader skip hexes whose windows did not change.
-    ``count_turns`` overrides how many quarter turns of each window the member and shell counters average."""
+    ``count_turns`` overrides how many quarter turns of each window the member and shell counters average.
+    ``follow_light`` False reads with the patch's normalisation alone, as before the light was
+    followed (:mod:`vision.light`; for comparisons)."""
 
     def __init__(
         self,
@@ -90,6 +99,7 @@ class Recognizer:
         tile_mix: float | None = None,
         cache: bool | None = None,
         count_turns: int | None = None,
+        follow_light: bool = True,
     ) -> None:
         self.layout = layout
         self.profile = profile or default_profile()
@@ -104,6 +114,11 @@ class Recognizer:
         self.registrar = Registrar(layout)
         self.gate = MotionGate(quiet=quiet if stream else 0.0, fps=fps)
         self.last_norm: ColourNorm = self.enrollment.norm
+        self.last_light: LightField | None = None
+        self.follow_light = follow_light
+        self.light = _light_tracker(self.enrollment, self.regions)
+        ring = self.regions.table_ring()  # the light's reference points, where enrollment measured them
+        self.light_points = patch_set("light", self.light.mm, 0.0, ring.side_mm, ring.px)
         self.last_result: RegistrationResult | None = None
         self.last_gate: GateState | None = None
         self.timings: dict[str, float] = {}
@@ -139,6 +154,7 @@ class Recognizer:
             "row": self._classifier("row", "shell", t),
             "board": self._classifier("board", "players", t),
         }
+        self.support = LandSupport(self.profile, self.seats, stream)
         self.land = LandReader(
             self.encoder, self.hex_classifiers, members, colours, cache=stream if cache is None else cache
         )
@@ -256,13 +272,20 @@ class Recognizer:
             self.timings = timings
             return Observation(registered=True, **base)
         reg = res.registration
-        norm = frame_norm(image, reg, self.regions, self.sampler)
-        if norm is not None:
-            self.last_norm = norm
-        ctx = FrameContext(image, reg, self.last_norm, self.regions, self.sampler, timings, tuple(res.seen))
+        patch = frame_norm(image, reg, self.regions, self.sampler)
+        if self.follow_light:
+            ring = self.light_points
+            raw = np.median(self.sampler.sample(image, reg, ring).reshape(len(ring), -1, 3), axis=1)
+            self.last_norm, self.last_light = self.light.update(raw, patch, self.sampler.inside(reg, ring))
+        elif patch is not None:
+            self.last_norm = patch
+        ctx = FrameContext(
+            image, reg, self.last_norm, self.regions, self.sampler, timings, tuple(res.seen), self.last_light
+        )
         t3 = time.perf_counter()
         timings["colour"] = (t3 - t2) * 1000
         hexes, h1 = self.land.read(ctx, self.seats)
+        hexes = self.support.check(hexes, h1, settled)
         row, h2 = self.row.read(ctx)
         board, h3 = self.board.read(ctx)
         arrows = self.arrows.read(ctx) if not h3 else []
@@ -271,6 +294,7 @@ class Recognizer:
         timings["readers"] = (time.perf_counter() - t3) * 1000
         timings["total"] = (time.perf_counter() - t0) * 1000
         self.timings = timings
+        # a hidden region reports no facts (docs/observation.md), whatever its reader found there
         return Observation(
             registered=True,
             hidden=tuple(sorted(h1 | h2 | h3 | h4 | h5)),
@@ -281,7 +305,7 @@ class Recognizer:
             tracks=tuple(tracks),
             shells=tuple(shells),
             **base,
-        )
+        ).without_hidden_facts()
 
     def annotate(self, frame: np.ndarray, obs: Observation) -> np.ndarray:
         """A copy of ``frame`` with what ``obs`` says drawn on it (:func:`vision.annotate.draw`)."""
@@ -291,9 +315,25 @@ class Recognizer:
         return draw(check_frame(frame), obs, self.regions, reg)
 
     def reset(self) -> None:
-        """Forget the registration and the motion history (e.g. after switching cameras)."""
+        """Forget the registration, the motion history and the lands learned so far (e.g. after
+        switching cameras or tables)."""
         self.registrar.reset()
         self.gate.reset()
+        self.support.reset()
+
+
+def _light_tracker(enr: Enrollment, regions: Regions) -> LightTracker:
+    """The light tracker of an enrollment: its reference points of bare table, or — an enrollment
+    saved before they were kept — the ring's places with the one enrolled table colour (then only
+    the overall change of the light is followed)."""
+    lay = regions.layout
+    points, spatial = enr.table_points, True
+    if len(points) == 0:
+        bgr = cv2.cvtColor(np.asarray(enr.table, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3)
+        centres = regions.table_ring().centers
+        points = np.hstack([centres, np.tile(bgr, (len(centres), 1))])
+        spatial = False
+    return LightTracker(points, lay.patch.center, lay.table, enr.norm, spatial)
 
 
 def _baseline_units(models: Models) -> dict[str, float]:

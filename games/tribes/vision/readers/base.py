@@ -1,5 +1,6 @@
-"""What every reader gets for one frame: the image, its registration, the colour normalisation, the
-window geometry and the sampler — and helpers to cut normalised windows and likeness maps."""
+"""What every reader gets for one frame: the image, its registration, the colour normalisation and
+the light field (how the light changed since enrollment, :mod:`vision.light`), the window geometry
+and the sampler — and helpers to cut normalised windows and likeness maps."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 
 from games.tribes.vision.regions import Regions
 from vision.colour import ColourNorm, lab, likeness
+from vision.light import LightField
 from vision.patches import PatchSet
 from vision.registration import Registration
 from vision.sampling import Sampler
@@ -28,10 +30,15 @@ class FrameContext:
     timings: dict[str, float] = field(default_factory=dict)
     markers: tuple[int, ...] = ()
     """Ids of the markers registration found in this frame (visible, so nothing lies on them)."""
+    light: LightField | None = None
+    """How the light differs from the enrollment's over the table (None: not known)."""
 
     def windows(self, ps: PatchSet) -> np.ndarray:
-        """Normalised BGR windows (N x px x px x 3, float32 0..1)."""
-        return self.norm.apply(self.sampler.sample(self.image, self.reg, ps))
+        """Normalised BGR windows (N x px x px x 3, float32 0..1), as under the enrollment's light."""
+        out = self.norm.apply(self.sampler.sample(self.image, self.reg, ps))
+        if self.light is not None:
+            out = self.light.apply(out, ps.centers)
+        return out
 
     def inside(self, ps: PatchSet) -> np.ndarray:
         """Per window: wholly inside the frame."""

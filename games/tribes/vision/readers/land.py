@@ -7,8 +7,11 @@ starting triangle, then the unread neighbours of every hex found to hold a tile,
 empty hexes around it — the same hexes the renderer's ground truth lists. Walking stays within the
 seat's land area widened by ``reach`` hexes (or ``far`` hexes where no other seat's area is nearer:
 lands can grow long). A hex lying on a marker is empty: the layout keeps the markers clear (a
-tile there would hide the marker). A window not wholly in the frame marks the seat's land
-``hidden`` and is left out.
+tile there would hide the marker). A hex whose window is not in the frame marks the seat's land
+``hidden`` (the recognizer then reports none of its hexes: the land was not read in full) — unless
+a tile there would not lie within the play area (the layout's table, which the camera must see;
+the walk looks beyond it only to follow long lands): such a hex is left out and the land is read
+without it.
 
 In a stream, a hex whose window did not change since it was last read keeps its reading
 (:class:`~vision.readers.base.ChangeCache`), so a quiet table costs little.
@@ -108,6 +111,14 @@ class LandReader:
             self._marker[key] = found
         return self._marker[key]
 
+    def _on_table(self, ctx: FrameContext, seat: int, h: Hex) -> bool:
+        """Whether a tile on hex ``h`` of ``seat`` would lie within the play area (the layout's
+        table): its centre at least half a hex inside the edge (one nearer would hang over it)."""
+        lay = ctx.regions.layout
+        x, y = lay.hex_center(seat, h)
+        m = lay.hex.pitch / 2
+        return m <= x <= lay.table[0] - m and m <= y <= lay.table[1] - m
+
     def _near_area(self, ctx: FrameContext, seat: int, h: Hex) -> bool:
         """Whether the walk may read hex ``h`` of ``seat``: within its land area widened by ``reach``
         hexes, or — a land may grow long — up to ``far`` hexes out as long as the hex lies nearer
@@ -151,7 +162,7 @@ class LandReader:
             inside = ctx.inside(ps)
             cells = [c for c, ok in zip(frontier, inside, strict=True) if ok]
             for c, ok in zip(frontier, inside, strict=True):
-                if not ok:
+                if not ok and self._on_table(ctx, *c):
                     hidden.add(f"land:{c[0]}")
             nxt: list[tuple[int, Hex]] = []
             if cells:

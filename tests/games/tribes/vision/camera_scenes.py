@@ -8,6 +8,7 @@ the renders and reads fast.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from typing import Any
 
@@ -23,6 +24,17 @@ from sim.effects import Effects
 from sim.lighting import Light
 
 LIGHT = Light(kelvin=3600, white_balance=0.6, unevenness=0.2, shadow=0.4)
+NEW_LIGHT = dataclasses.replace(
+    LIGHT,
+    kelvin=6000.0,  # colder than the enrollment's 3600 K
+    exposure=0.8,  # and dimmer
+    hotspot=(1150.0, 950.0),  # the lamp moved to a far corner
+    unevenness=0.5,
+    glare=0.7,  # and shines on the reference patch
+    glare_at=(150.0, 40.0),
+    glare_radius=50.0,
+)
+"""Another light than the enrollment's: colder, dimmer, the lamp moved, a reflection on the patch."""
 FX = Effects(noise=2.0)
 
 
