@@ -21,6 +21,7 @@ The heavy parts (OpenCV, Flask) are imported only when a command runs.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -32,6 +33,8 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
+
+from companion.memory import trim
 
 SOURCES = {
     "recognizer": "the camera pipeline (vision.recognizer) reading the rendered pictures, enrolled from the setup",
@@ -359,13 +362,16 @@ class DemoSeries:
     def __iter__(self) -> Iterator[Any]:
         k = 0
         while True:
-            frames = self.current.frames
-            frames.speed = self._speed
-            yield from frames
+            self.current.frames.speed = self._speed
+            yield from self.current.frames
             self.played += 1
             if (self.games and self.played >= self.games) or self._stop.wait(self.between):
                 return
             k += 1
+            self.current.drop()  # the last game's table goes before the next is rendered (memory)
+            gc.unfreeze()  # what the tracker link froze of that game can go too (TrackerLink._freeze)
+            gc.collect()
+            trim()
             self.current = self.make(k)
 
 
@@ -385,6 +391,17 @@ class SimSession:
     source: str
     recognizer: Any = None
     answers: DemoAnswers | None = None
+
+    def drop(self) -> None:
+        """Let go of the rendered table, its pictures and the recognizer (the session is over; the
+        runtime and the tracker link go on with the next one)."""
+
+        def over(*_: Any) -> Any:
+            raise RuntimeError("this demo game is over")
+
+        self.recognize = self.annotate = over
+        self.game = self.playback = self.table_camera = self.recognizer = self.answers = None
+        self.frames.playback = self.frames.table_camera = self.frames.frame = None
 
 
 def camera_recognizer(recognizer: Any) -> Any:
@@ -575,10 +592,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     info = plugin.info
     if not info.min_players <= args.players <= info.max_players:
         return _fail("demo", f"--players: {info.title} is played by {info.min_players} to {info.max_players}")
+    from companion.memory import tune
+
+    tune()  # big picture buffers beside many server threads: malloc set up for them (companion/memory.py)
     if plugin.info.id != "tribes":
         return _page_demo(args, plugin)
-    if args.speed <= 0:
-        return _fail("demo", "--speed must be positive")
     if args.width is None:
         args.width = 1920 if args.vision == "recognizer" else 1280
     if not 320 <= args.width <= 3840:
@@ -629,19 +647,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if live is not None:
             live.close()
         return _fail("demo", f"the camera pipeline cannot start: {exc}")
-    series = DemoSeries(session, lambda k: make(k, session.runtime, session.link), games=args.games)
+    runtime, link = session.runtime, session.link  # shared by every game; the sessions themselves are not kept
+    series = DemoSeries(session, lambda k: make(k, runtime, link), games=args.games)
     if live is not None:
-        live.attach(session.runtime)
-    app = create_app(session.runtime, {"SSE_HEARTBEAT": 15.0}, leds=live)
+        live.attach(runtime)
+    app = create_app(runtime, {"SSE_HEARTBEAT": 15.0}, leds=live)
     frames = FrameHub()
     fps = session.playback.fps
     loop = CameraLoop(
         series,
         series.recognize,
-        session.link,
+        link,
         annotate=series.annotate,
         publish=frames.publish,
         pace=1.0 / (fps * args.speed),
+        housekeeping=trim,  # freed picture buffers back to the system every 300 frames (companion/memory.py)
     )
 
     def on_speed(speed: float) -> None:  # the page's speed control: the loop's pace follows
@@ -650,8 +670,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     series.on_speed = on_speed
     if args.speed in DEMO_SPEEDS:
         series.speed = args.speed
-    register_demo(session.runtime, series)
-    attach(app, session.link, frames, camera_stats=loop.stats.to_dict, source=session.source)
+    register_demo(runtime, series)
+    source = session.source
+    del session  # the first game is dropped when the second starts
+    attach(app, link, frames, camera_stats=loop.stats.to_dict, source=source)
     try:
         server = LiveServer(app, args.host, args.port)
     except OSError as exc:
@@ -663,7 +685,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     fx = f"{args.noise} noise" if args.vision == "truth" else f"{args.width} px pictures"
     print(f"demo: {args.players} simulated players on a rendered table ({args.pack} art, {fx})")
-    print(f"observations: {session.source}")
+    print(f"observations: {source}")
     if live is not None:
         print(f"LED strip: {live.config.port}, {live.strip.led_count} LEDs (shown on the page and at /api/leds)")
     if args.vision == "recognizer":
@@ -684,7 +706,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         server.stop()
         if live is not None:
             live.close()
-        snap = session.runtime.snapshot()
+        snap = runtime.snapshot()
         cur = series.current
         shown = cur.playback.frames[min(cur.frames.position, len(cur.playback.frames) - 1)].time
         print(
@@ -692,7 +714,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             f"{len(cur.game.moves)}; {loop.stats.frames} frames in all ({shown:.0f} s of this game's play) in "
             f"{time.monotonic() - t0:.0f} s, reading {loop.stats.to_dict()['recognize_ms']:.0f} ms per frame"
         )
-        session.runtime.close()
+        runtime.close()
         tmp.cleanup()
     return 0
 
@@ -994,7 +1016,9 @@ def start_camera(args: argparse.Namespace, runtime: Any, app: Any) -> Callable[[
         label = camera.label
         flow = camera.flow
         stats = camera.stats
-    loop = CameraLoop(source, recognize, link, annotate=annotate, publish=frames_hub.publish, pace=pace)
+    loop = CameraLoop(
+        source, recognize, link, annotate=annotate, publish=frames_hub.publish, pace=pace, housekeeping=trim
+    )
     if args.camera == "sim":  # a demo too: the page sets its speed
         from webui.demo import register as register_demo
 

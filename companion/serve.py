@@ -104,6 +104,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return _fail("--pace and --heartbeat must be positive")
     if not 0 <= args.port <= 65535:
         return _fail("--port must be 0 to 65535")
+    from companion.memory import tune
+
+    tune()  # big picture buffers beside many server threads: malloc set up for them (companion/memory.py)
     try:
         # a simulated game (--demo, --camera sim) shows a virtual strip unless --leds says otherwise
         simulated = args.demo or args.camera == "sim"

@@ -60,6 +60,10 @@ class AnswerError(ValueError):
         super().__init__(message)
 
 
+REFREEZE_MOVES = 50
+"""Moves carried out between two full collections of what the link froze (:meth:`TrackerLink._freeze`)."""
+
+
 @dataclass
 class LinkStats:
     """Counters for the page and for benchmarks."""
@@ -93,6 +97,7 @@ class TrackerLink:
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[Status], None]] = []
         self._time = 0.0
+        self._moves_frozen = 0
 
     # --- reading ---------------------------------------------------------------------------------
     @property
@@ -209,12 +214,24 @@ class TrackerLink:
                 sid = rt.snapshot().state_id
             self.stats.events.append(LinkEvent(t, action.kind, action.moves, action.back, sid))
             if self.freeze_gc:
-                # the game's states are immutable and live long: keep them out of the cyclic
-                # collector's full scans, which otherwise grow to pauses of 100 ms and more
-                gc.freeze()
+                self._freeze()
         except Exception as exc:  # the runtime refused (stale, illegal, storage): next frame re-reads
             log.warning("tracker %s %s not carried out: %s", action.kind, action.moves, exc)
             self.stats.events.append(LinkEvent(t, action.kind, action.moves, action.back, sid, str(exc)))
+
+    def _freeze(self) -> None:
+        """Keep the game's states out of the cyclic collector's full scans, which otherwise grow to
+        pauses of 100 ms and more: they are immutable and live long, so after each move carried out
+        the young garbage is collected (a cheap scan: what was frozen is not scanned again) and what
+        lives is frozen. Frozen objects that die in a reference cycle (states taken back, the last
+        game's table, a search tree) are never collected while frozen, so every
+        :data:`REFREEZE_MOVES` moves everything is unfrozen and collected once (one longer pause)."""
+        self._moves_frozen += 1
+        if self._moves_frozen >= REFREEZE_MOVES:
+            self._moves_frozen = 0
+            gc.unfreeze()
+        gc.collect()
+        gc.freeze()
 
     # --- answers ---------------------------------------------------------------------------------
     def answer(self, item_id: int, option: int) -> LinkEvent:

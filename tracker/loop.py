@@ -76,6 +76,8 @@ class CameraLoop:
         annotate_every: int = 1,
         on_finish: Callable[[], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        housekeeping: Callable[[], object] | None = None,
+        housekeeping_every: int = 300,
     ) -> None:
         self.source = source
         self.recognize = recognize
@@ -86,6 +88,8 @@ class CameraLoop:
         self.annotate_every = max(1, annotate_every)
         self.on_finish = on_finish
         self.clock = clock
+        self.housekeeping = housekeeping  # called every ``housekeeping_every`` frames (e.g. give memory back)
+        self.housekeeping_every = max(1, housekeeping_every)
         self.stats = LoopStats()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -117,6 +121,8 @@ class CameraLoop:
                 except StopIteration:
                     break
                 self.step(frame)
+                if self.housekeeping is not None and self.stats.frames % self.housekeeping_every == 0:
+                    self.housekeeping()
                 if self.pace > 0:
                     next_at += self.pace
                     delay = next_at - self.clock()
@@ -129,8 +135,9 @@ class CameraLoop:
             if self.on_finish:
                 self.on_finish()
 
-    def step(self, frame: Any) -> Observation:
-        """Read, track and (maybe) draw one frame."""
+    def step(self, frame: Any) -> Observation | None:
+        """Read, track and (maybe) draw one frame (None: it could not be read; the tracker is not told,
+        as if the frame had not come)."""
         st = self.stats
         t0 = time.perf_counter()
         try:
@@ -139,7 +146,9 @@ class CameraLoop:
             st.errors += 1
             st.last_error = f"{type(exc).__name__}: {exc}"
             log.warning("frame %d not recognised: %s", st.frames, st.last_error)
-            obs = Observation(frame=st.frames, time=self.clock(), registered=False, settled=False)
+            st.frames += 1
+            st.seconds_recognize += time.perf_counter() - t0
+            return None
         t1 = time.perf_counter()
         self.link.feed(obs)
         t2 = time.perf_counter()

@@ -187,11 +187,20 @@ class _Session:
     def annotate(self, frame: Any, obs: Any, status: dict) -> bytes:
         return self.name.encode()
 
+    def drop(self) -> None:
+        EVENTS.append(f"drop {self.name}")
+
+
+EVENTS: list[str] = []
+
 
 def test_the_camera_demo_plays_game_after_game_at_the_speed_set():
     def session(k: int) -> _Session:
+        EVENTS.append(f"make g{k}")
         frames = [_Frame(i, settled=i in (0, 6)) for i in range(7)]  # a hand over the table for 5 frames
         return _Session(DemoFrames(_Playback(frames), _Camera()), f"g{k}")
+
+    EVENTS.clear()
 
     series = DemoSeries(session(0), session, between=0.0, games=3)
     series.speed = 2
@@ -200,3 +209,21 @@ def test_the_camera_demo_plays_game_after_game_at_the_speed_set():
     assert read[:6] == ["g0:0", "g0:1", "g0:2", "g0:4", "g0:5", "g0:6"]  # every 2nd hand picture, first and last
     assert read[-6:] == ["g2:0", "g2:1", "g2:2", "g2:4", "g2:5", "g2:6"]  # the speed carried over
     assert series.annotate(None, None, {}) == b"g2"
+    # each game's table is let go of before the next is rendered: never two in memory
+    assert EVENTS == ["make g0", "drop g0", "make g1", "drop g1", "make g2"]
+
+
+def test_a_finished_demo_game_lets_go_of_its_table_and_recognizer(tmp_path: Path) -> None:
+    import gc
+    import weakref
+
+    from companion.play import sim_session
+
+    s = sim_session(tmp_path, players=2, seed=3, end=4, vision="truth", width=320, answer_after=None)
+    table = weakref.ref(s.table_camera)
+    s.drop()
+    gc.collect()
+    assert table() is None  # nothing else held the rendered table
+    with pytest.raises(RuntimeError, match="over"):
+        s.recognize(None)
+    s.runtime.close()
