@@ -19,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -81,6 +82,14 @@ def main(argv: list[str] | None = None) -> int:
         print("the demo did not start", file=sys.stderr)
         return 1
     started = time.monotonic() - t0
+    said: list[str] = []  # what the demo printed after starting (read on, so that its pipe never fills)
+
+    def drain() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            said.append(line.rstrip())
+
+    threading.Thread(target=drain, daemon=True).start()
     samples: list[dict[str, Any]] = []
     games: list[dict[str, Any]] = []
     journal, over_seen = None, False
@@ -122,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         "games_started": len(games),
         "games_finished": len(finished),
         "game_minutes": lengths,
+        "demo_said": said[-20:],
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "cpus": os.cpu_count(),
     }

@@ -144,7 +144,7 @@ DEMO_SPEEDS: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0)
 """The speeds of the camera demo (the page's speed control): at 2 and more only every n-th picture of a
 hand moving over the table is rendered and read (the first and the last of each movement always),
 the quiet frames between moves all are — the camera pipeline needs them to commit a move."""
-TRUTH_CACHE = 64
+TRUTH_CACHE = 16
 """Tables whose ground truth the demo keeps (each holds some 150 KB of pixel positions): the last few
 are all it reads again."""
 
@@ -478,7 +478,7 @@ def sim_session(
     game = simulate(names, seed, policy)
     base = default_layout()
     layout = base.with_seats((0, 2)) if players == 2 else base
-    renderer = Renderer(layout, builtin_pack(pack), seed=seed)
+    renderer = Renderer(layout, builtin_pack(pack), seed=seed, table_cache=2)  # a video: this table and the last
     camera = Camera.framing(layout, width=width, height=round(width * 9 / 16), tilt=15, azimuth=20, margin=0.12)
     colours = {s.colour: renderer.pack.colour(s.colour) for s in TableModel.from_state(game.state).seats}
     script = Script(pause=pause, merge=0.05, merge_in_turn=0.3, seed=seed)

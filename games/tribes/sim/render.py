@@ -71,7 +71,13 @@ class Renderer:
     the camera maps, the table surface, resized tile faces and the last table canvases."""
 
     def __init__(
-        self, layout: Layout, pack: ArtPack, texture: str = "oak", seed: int = 0, surface_margin: float = 150.0
+        self,
+        layout: Layout,
+        pack: ArtPack,
+        texture: str = "oak",
+        seed: int = 0,
+        surface_margin: float = 150.0,
+        table_cache: int = 4,
     ) -> None:
         if texture not in TEXTURES:
             raise RenderError(f"unknown table texture {texture!r}: choose from {', '.join(TEXTURES)}")
@@ -85,7 +91,7 @@ class Renderer:
         self.effects = EffectsApplier(seed)
         self._canvases: _LRU = _LRU(8)
         self._static: _LRU = _LRU(4)
-        self._tables: _LRU = _LRU(4)
+        self._tables: _LRU = _LRU(table_cache)  # the last tables drawn (~10 MB each at 1080p)
         self._light: _LRU = _LRU(8)
 
     # --- checks ---------------------------------------------------------------------------------
