@@ -155,10 +155,20 @@ def write_bytes(path: str | Path, data: bytes, what: str = "the file", fsync: bo
     if not folder.is_dir():
         raise DataFileError(str(target), "", f"cannot write {what}: the folder {folder} does not exist")
     try:
-        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+        replace_atomically(target, data, fsync)
+    except OSError as exc:
+        raise DataFileError(str(target), "", f"cannot write {what}: {exc.strerror or exc}") from None
+
+
+def replace_atomically(path: Path, data: bytes, fsync: bool = True) -> None:
+    """Write a whole file under a temporary name in its folder, fsync it (``fsync``) and rename it
+    into place; a file replaced keeps its permissions. On failure the temporary file is removed and
+    the error (an :class:`OSError`) raised: an existing file keeps its old contents."""
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
     except OSError:
         mode = None
-    tmp = folder / f".{target.name}.{os.getpid()}.tmp"
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as fh:
             fh.write(data)
@@ -167,10 +177,7 @@ def write_bytes(path: str | Path, data: bytes, what: str = "the file", fsync: bo
                 os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise DataFileError(str(target), "", f"cannot write {what}: {exc.strerror or exc}") from None
+        os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -18,13 +18,12 @@ import contextlib
 import json
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from datafile import DataFileError, parse_json, read_bytes
+from datafile import DataFileError, parse_json, read_bytes, replace_atomically
 
 LIVE_FORMAT = "tribes-live-journal"
 LIVE_VERSION = 1
@@ -149,26 +148,9 @@ def _fsync_dir(directory: Path) -> None:
 
 
 def write_atomic(path: Path, data: bytes, fsync: bool = True) -> None:
-    """Write a whole file under a temporary name, fsync it and rename it into place; on failure the
-    temporary file is removed and the error raised (an existing file keeps its old contents)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        mode = None
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            if fsync:
-                os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)  # a file replaced keeps its permissions
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):  # nothing is left behind by a failed write
-            tmp.unlink()
-        raise
+    """Write a whole file atomically (:func:`datafile.replace_atomically`) and, with ``fsync``, its
+    folder too; on failure the error is raised and an existing file keeps its old contents."""
+    replace_atomically(path, data, fsync)
     if fsync:
         _fsync_dir(path.parent)
 
