@@ -37,10 +37,10 @@ from games.tribes.rules.profile import default_profile  # noqa: E402
 from games.tribes.sim.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions  # noqa: E402
 from games.tribes.sim.packs import builtin_pack  # noqa: E402
 from games.tribes.sim.render import Renderer  # noqa: E402
+from games.tribes.sim.splits import EVAL_SEED_BASE, HELD_OUT_PACK, TRAIN_FOV  # noqa: E402
 from games.tribes.vision.layout import default_layout  # noqa: E402
 from games.tribes.vision.observation import Observation, observation_from_truth  # noqa: E402
 from games.tribes.vision.recognizer import Recognizer  # noqa: E402
-from tools.training.splits import EVAL_SEED_BASE, HELD_OUT_PACK, TRAIN_FOV  # noqa: E402
 
 TUNE_SEED_BASE = 5_000_000
 

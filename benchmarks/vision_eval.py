@@ -62,10 +62,10 @@ from games.tribes.sim.evaluation import (  # noqa: E402
 )
 from games.tribes.sim.packs import builtin_pack  # noqa: E402
 from games.tribes.sim.render import Renderer  # noqa: E402
+from games.tribes.sim.splits import EVAL_SEED_BASE, HELD_OUT_PACK  # noqa: E402
 from games.tribes.vision.layout import default_layout  # noqa: E402
 from games.tribes.vision.observation import observation_from_truth  # noqa: E402
 from games.tribes.vision.recognizer import Recognizer  # noqa: E402
-from tools.training.splits import EVAL_SEED_BASE, HELD_OUT_PACK  # noqa: E402
 from vision.registration import Registrar  # noqa: E402
 
 KELVIN_BINS = (

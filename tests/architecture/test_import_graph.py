@@ -130,3 +130,23 @@ def test_light_modules_pull_in_nothing_heavy(mod):
     code = f"import sys, {mod}; print(sorted(m for m in ('cv2', 'numpy', 'flask') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def _installed() -> list[str]:
+    """The package patterns ``pip install`` ships (pyproject's ``packages.find.include``)."""
+    import tomllib
+
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return [p.rstrip("*") for p in conf["tool"]["setuptools"]["packages"]["find"]["include"]]
+
+
+def test_what_is_installed_imports_only_what_is_installed():
+    """``table-companion`` runs from any folder: nothing shipped imports ``tools`` (training),
+    ``benchmarks`` or ``tests``, which ``pip install`` leaves out."""
+    shipped = _installed()
+    assert "tools" not in shipped and "games" in shipped
+    bad = _violations(
+        lambda m: m.split(".")[0] in shipped,
+        lambda m, t: t.split(".")[0] not in shipped,
+    )
+    assert not bad, "installed code imports what is not installed:\n" + "\n".join(bad)

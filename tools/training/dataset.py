@@ -3,7 +3,7 @@
 Each sample is one rendered frame: a random position of a simulated game whose member, shell,
 stone and track numbers are re-drawn (so that high counts are common), with a random art pack
 (classic or bold, or a colour-transformed variant of them: new "boxes"), random piece and shell
-colours, table texture, camera (``models.splits``: never the evaluation's field of view, pack or
+colours, table texture, camera (``games.tribes.sim.splits``: never the evaluation's field of view, pack or
 colours), light and camera effects. The frame then goes through the *same* steps as at run time —
 registration from the markers, colour normalisation from the reference patch, the readers' windows —
 and the windows are stored with their labels:
@@ -37,13 +37,13 @@ from games.tribes.sim.packs import builtin_pack
 from games.tribes.sim.packs import face as pack_face
 from games.tribes.sim.randomize import random_conditions
 from games.tribes.sim.render import Renderer
+from games.tribes.sim.splits import HELD_OUT_PACK, TRAIN_PACKS, colour_allowed, train_fov
 from games.tribes.vision.artpack import ArtPack
 from games.tribes.vision.enrollment import JITTER, face_window, frame_norm, table_colour
 from games.tribes.vision.layout import default_layout
 from games.tribes.vision.regions import Regions
 from games.tribes.vision.table import TableModel
 from sim.camera import Camera
-from tools.training.splits import HELD_OUT_PACK, TRAIN_PACKS, colour_allowed, train_fov
 from vision.colour import lab, piece_colour
 from vision.errors import CameraError
 from vision.patches import patch_set
@@ -127,7 +127,7 @@ def random_colour(rng: np.random.Generator, light: bool = False) -> tuple[int, i
 
 def distinct_colours(rng: np.random.Generator, n: int, min_de: float = 30.0) -> list[tuple[int, int, int]]:
     """``n`` random piece colours at least ``min_de`` apart (players' colours differ clearly)."""
-    from tools.training.splits import rgb_to_lab
+    from games.tribes.sim.splits import rgb_to_lab
 
     out: list[tuple[int, int, int]] = []
     tries = 0

@@ -28,11 +28,11 @@ from games.tribes.rules.game import simulate
 from games.tribes.rules.profile import default_profile
 from games.tribes.sim.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions
 from games.tribes.sim.render import Renderer
+from games.tribes.sim.splits import TRAIN_FOV
 from games.tribes.vision.layout import default_layout
 from games.tribes.vision.observation import observation_from_truth
 from games.tribes.vision.recognizer import Recognizer
 from tools.training.dataset import variant
-from tools.training.splits import TRAIN_FOV
 from tools.training.train import HELD_VARIANTS
 from vision.features import Models
 

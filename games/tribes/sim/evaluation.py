@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from games.tribes.sim.render import Renderer
+from games.tribes.sim.splits import EVAL_FOV, EVAL_SEED_BASE
 from games.tribes.vision.artpack import ArtPack
 from games.tribes.vision.enrollment import Enroller, Enrollment, labels_from_state, labels_from_table
 from games.tribes.vision.observation import Observation
@@ -27,7 +28,6 @@ from sim.camera import Camera
 from sim.effects import Effects, EffectsApplier
 from sim.lighting import Light
 from sim.textures import TEXTURES
-from tools.training.splits import EVAL_FOV, EVAL_SEED_BASE
 from vision.errors import CameraError
 from vision.markers import capture_page
 
