@@ -64,7 +64,8 @@ def test_generic_apply_refuses_an_illegal_move_naming_the_clause_and_writes_noth
     assert code == 2 and "played by 2 to 4" in err
 
 
-def test_the_page_demo_of_a_game_without_a_synthetic_table_plays_moves():
+def test_the_page_demo_of_a_game_without_a_synthetic_table_plays_moves(tmp_path):
+    """Run from another folder, as a user does: only what pip installs is on the path."""
     out = subprocess.run(
         [
             sys.executable,
@@ -85,6 +86,7 @@ def test_the_page_demo_of_a_game_without_a_synthetic_table_plays_moves():
         text=True,
         timeout=60,
         check=False,
+        cwd=tmp_path,
     )
     assert out.returncode == 0, out.stderr
     played = int(out.stdout.rsplit("played ", 1)[1].split()[0])
