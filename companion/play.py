@@ -30,7 +30,7 @@ import threading
 import time
 import webbrowser
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -153,7 +153,10 @@ class DemoFrames:
     """The frames of a simulated game for the camera loop, at the speed the page sets
     (:data:`DEMO_SPEEDS`; a :class:`webui.demo.SpeedControl`). ``truth``: also the perfect reading
     of each frame and its ground truth (``--vision truth``); else only the picture, which the camera
-    pipeline reads. ``on_speed(speed)`` is told of every change (the loop's pace follows)."""
+    pipeline reads. ``on_speed(speed)`` is told of every change (the loop's pace follows). After the
+    last frame the table stays as it is (more frames of it, for up to ``linger_s`` seconds of game
+    time) while ``linger()`` says the players have something to settle (:meth:`DemoAnswers.waiting`):
+    the last move may still be a question they answer, as at a real table before packing up."""
 
     speeds = DEMO_SPEEDS
 
@@ -166,8 +169,13 @@ class DemoFrames:
         truth: bool = False,
         degrade: Callable[[Any, Hashable], Any] | None = None,
         speed: float = 1,
+        linger: Callable[[], bool] | None = None,
+        linger_s: float = 30.0,
     ) -> None:
         self.playback = playback
+        self.linger = linger
+        self.linger_s = linger_s
+        self.lingered = 0  # frames of the finished table shown after the last one
         self.table_camera = table_camera
         self.render = render
         self.truth = truth
@@ -206,11 +214,11 @@ class DemoFrames:
 
         tc = self.table_camera
         run = 0
-        for i, f in enumerate(self.playback.frames):
-            self.position = i
+        for i, f in enumerate(self._frames()):
+            self.position = min(i, len(self.playback.frames) - 1)
             self.frame = f
             run = 0 if f.settled else run + 1
-            if not self._keep(i, run):
+            if i < len(self.playback.frames) and not self._keep(i, run):
                 self.skipped += 1
                 continue
             image = tc.image(f) if self.render else None
@@ -224,14 +232,28 @@ class DemoFrames:
             self.shown += 1
             yield frame
 
+    def _frames(self) -> Iterator[Any]:
+        frames = self.playback.frames
+        yield from frames
+        if self.linger is None or not frames:
+            return
+        last, fps = frames[-1], self.playback.fps
+        for j in range(1, int(self.linger_s * fps) + 1):
+            if not self.linger():
+                return
+            self.lingered += 1
+            yield replace(last, index=last.index + j, time=last.time + j / fps)
+
 
 class DemoAnswers:
     """The simulated players answer the camera's questions themselves, as they would on the page: a
     prompt (which move was it?) left open for ``delay`` seconds (shown on the page meanwhile) is
     answered with the option that keeps the record a beginning of the simulated game; a desync that
-    stays for ``delay`` seconds is fixed by correcting the record to what the table shows (``shows()``:
-    the moves physically complete, the ground truth; Undo and Correct, like a person). Call
-    :meth:`tick` before each frame is read."""
+    stays for ``delay`` seconds, and a prompt none of whose options is what they did, is fixed by
+    correcting the record to what the table shows (``shows()``: the moves physically complete, the
+    ground truth; Undo and Correct, like a person). A record that went astray without a question (the
+    camera took a wrong move for the right one) is noticed on the page after ``delay`` seconds and
+    corrected the same way (``noticed``). Call :meth:`tick` before each frame is read."""
 
     def __init__(
         self,
@@ -250,7 +272,10 @@ class DemoAnswers:
         self.shows = shows
         self.answered = 0
         self.fixed = 0
+        self.noticed = 0  # records gone astray without a question, corrected
         self._open: tuple[Any, float] | None = None
+        self._astray: tuple[int, float] | None = None  # (state id, since when) of a record gone astray
+        self._checked = -1  # the state id last found a beginning of the game
 
     def choice(self, options: Any) -> int | None:
         """The option that leaves the record a beginning of the simulated game (the longest), if any."""
@@ -271,7 +296,9 @@ class DemoAnswers:
         q = st.prompt or st.desync
         if q is None:
             self._open = None
+            self._notice()
             return
+        self._astray = None
         key = ("prompt", q.id) if st.prompt else ("desync", q.state_id)
         now = self.clock()
         if self._open is None or self._open[0] != key:
@@ -288,8 +315,42 @@ class DemoAnswers:
                 return
             except AnswerError as exc:
                 print(f"demo: could not answer the camera's question: {exc}", file=sys.stderr)
-        if st.desync is not None and self.shows is not None:
+        if self.shows is not None:  # a desync, or no option is what they did: correct by hand
             self.fix(self.shows())
+
+    def waiting(self) -> bool:
+        """Whether the players still have something to settle: a question open, or a record gone
+        astray (the demo's table lingers meanwhile: :class:`DemoFrames`)."""
+        st = self.link.status
+        return bool(st.prompt or st.desync) or (self.shows is not None and self.astray())
+
+    def astray(self) -> bool:
+        """Whether the record is not a beginning of the simulated game (checked once per state)."""
+        snap = self.runtime.snapshot()
+        if snap.state_id == self._checked:
+            return False
+        truth = self.game.moves
+        moves = snap.moves
+        if len(moves) <= len(truth) and all(str(a) == str(b) for a, b in zip(moves, truth, strict=False)):
+            self._checked = snap.state_id
+            return False
+        return True
+
+    def _notice(self) -> None:
+        if self.shows is None or not self.astray():
+            self._astray = None
+            return
+        sid = self.runtime.snapshot().state_id
+        now = self.clock()
+        if self._astray is None or self._astray[0] != sid:
+            self._astray = (sid, now)
+            return
+        if now - self._astray[1] < self.delay:
+            return
+        self._astray = (sid, now + 3600.0)  # one try per state
+        before = self.fixed
+        self.fix(self.shows())
+        self.noticed += self.fixed - before
 
     def fix(self, want: list[Any]) -> None:
         """Make the record ``want`` (what the table shows) as a person would: take back or correct
@@ -401,7 +462,7 @@ class SimSession:
 
         self.recognize = self.annotate = over
         self.game = self.playback = self.table_camera = self.recognizer = self.answers = None
-        self.frames.playback = self.frames.table_camera = self.frames.frame = None
+        self.frames.playback = self.frames.table_camera = self.frames.frame = self.frames.linger = None
 
 
 def camera_recognizer(recognizer: Any) -> Any:
@@ -505,6 +566,7 @@ def sim_session(
             if answer_after is not None
             else None
         )
+        frames.linger = answers.waiting if answers is not None else None
 
         def recognize(frame: Any) -> Any:
             if answers is not None:
@@ -528,13 +590,15 @@ def sim_session(
         Recognizer(layout, game.states[0].profile, enrollment, stream=True, fps=playback.fps)
     )
     runtime.submit(game.moves[0])  # the setup, as the user confirmed it for the enrollment
-    frames = DemoFrames(playback, table_camera, render=True)  # the pictures alone: the pipeline reads them
+    # the pictures alone: the pipeline reads them
+    frames = DemoFrames(playback, table_camera, render=True)
 
     answers = (
         DemoAnswers(game, runtime, link, answer_after, shows=lambda: frames.frame.shows(game) if frames.frame else [])
         if answer_after is not None
         else None
     )
+    frames.linger = answers.waiting if answers is not None else None
 
     def read(frame: Any) -> Any:
         if answers is not None:

@@ -74,6 +74,19 @@ def test_at_a_higher_speed_only_every_nth_picture_of_a_moving_hand_is_rendered()
     assert DEMO_SPEEDS[-1] == 8
 
 
+def test_the_finished_table_lingers_while_the_players_have_something_to_settle():
+    frames = [_Frame(i, True, i / 10) for i in range(3)]
+    todo = [True, True, True]
+    source = DemoFrames(_Playback(frames), _Camera(), linger=lambda: bool(todo and todo.pop()), linger_s=1.0)
+    out = list(source)
+    assert [f.image for f in out] == [0, 1, 2, 3, 4, 5]  # the last picture again, three more times
+    assert [round(f.frame.time, 2) for f in out[3:]] == [0.3, 0.4, 0.5] and source.lingered == 3
+    assert out[-1].frame.settled
+    source = DemoFrames(_Playback(frames), _Camera(), linger=lambda: True, linger_s=1.0)
+    assert len(list(source)) == 3 + 10  # at most linger_s seconds of game time
+    assert len(list(DemoFrames(_Playback(frames), _Camera()))) == 3  # nothing to settle
+
+
 def test_the_camera_demo_at_top_speed_still_commits_the_games_moves(tmp_path: Path) -> None:
     """The real pipeline at top speed: fewer pictures rendered and read, the same journal."""
     pytest.importorskip("cv2")
@@ -151,6 +164,42 @@ def test_the_simulated_players_answer_the_cameras_question_with_what_they_did(tm
     now[0] = 10.0
     answers.tick()
     assert [str(m) for m in rt.snapshot().moves] == [str(m) for m in table] and answers.fixed == 1
+    rt.close()
+
+
+def test_the_simulated_players_correct_a_record_that_went_astray(tmp_path):
+    """A prompt none of whose options is what they did, and a wrong move the camera took without a
+    question: both are corrected by hand to what the table shows, once each, after ``delay``."""
+    game = simulate([("Ann", "red"), ("Bob", "blue")], seed=2, policies="random")
+    rt = GameRuntime(tmp_path, fsync=False)
+    rt.new_game([("Ann", "red"), ("Bob", "blue")])
+    for m in game.moves[:5]:
+        rt.submit(m)
+    other = next(m for m in rt.game.rules.legal_moves(rt.snapshot().states[5]) if m != game.moves[5])
+    link = _Link(_Status(prompt=_Prompt(3, (Option((other,)), Option(())))))
+    now = [0.0]
+    table = list(game.moves[:7])
+    answers = DemoAnswers(game, rt, link, delay=3.0, clock=lambda: now[0], shows=lambda: table)
+    answers.tick()
+    now[0] = 4.0
+    answers.tick()
+    assert link.answers == [] and answers.fixed == 1  # no option was right: entered by hand
+    assert [str(m) for m in rt.snapshot().moves] == [str(m) for m in table]
+    # the camera took a wrong move silently: no question is open, the page shows the wrong move
+    rt.correct(5, other, rest="truncate")
+    link.status = _Status()
+    now[0] = 5.0
+    answers.tick()
+    assert answers.noticed == 0  # not at once
+    now[0] = 7.0
+    answers.tick()
+    assert answers.noticed == 0
+    now[0] = 8.5
+    answers.tick()
+    assert answers.noticed == 1 and [str(m) for m in rt.snapshot().moves] == [str(m) for m in table]
+    now[0] = 20.0
+    answers.tick()
+    assert answers.noticed == 1  # a right record is left alone
     rt.close()
 
 
