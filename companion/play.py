@@ -430,10 +430,21 @@ class DemoSeries:
                 return
             k += 1
             self.current.drop()  # the last game's table goes before the next is rendered (memory)
+            forget_pictures()
             gc.unfreeze()  # what the tracker link froze of that game can go too (TrackerLink._freeze)
             gc.collect()
             trim()
             self.current = self.make(k)
+
+
+def forget_pictures() -> None:
+    """Let go of the synthetic table's cached pictures (textures, noise banks: keyed by the game's
+    seed, so the next game has no use for them)."""
+    from sim.effects import clear_cache as clear_noise
+    from sim.textures import clear_cache as clear_textures
+
+    clear_noise()
+    clear_textures()
 
 
 @dataclass

@@ -77,6 +77,11 @@ def _bank(seed: int, h: int, w: int) -> np.ndarray:
     return b
 
 
+def clear_cache() -> None:
+    """Forget the cached noise banks (a demo between games: the next game has another seed)."""
+    _bank.cache_clear()
+
+
 class EffectsApplier:
     """Applies :class:`Effects`; keeps one noise bank per image size."""
 

@@ -62,6 +62,11 @@ def _cached_texture(kind: str, canvas: Canvas, seed: int) -> np.ndarray:
     return img
 
 
+def clear_cache() -> None:
+    """Forget the cached textures (a demo between games: the next game has another seed)."""
+    _cached_texture.cache_clear()
+
+
 def _texture(kind: str, canvas: Canvas, seed: int) -> np.ndarray:
     rng = np.random.default_rng([seed, TEXTURES.index(kind)])
     h, w, s = canvas.height, canvas.width, canvas.scale

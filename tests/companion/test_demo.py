@@ -244,8 +244,13 @@ EVENTS: list[str] = []
 
 
 def test_the_camera_demo_plays_game_after_game_at_the_speed_set():
+    from sim.effects import _bank
+    from sim.textures import _cached_texture
+
     def session(k: int) -> _Session:
-        EVENTS.append(f"make g{k}")
+        cached = _cached_texture.cache_info().currsize + _bank.cache_info().currsize
+        EVENTS.append(f"make g{k}" + (" (pictures of an earlier game cached)" if k and cached else ""))
+        _bank(k, 4, 4)  # a picture cached while this game plays
         frames = [_Frame(i, settled=i in (0, 6)) for i in range(7)]  # a hand over the table for 5 frames
         return _Session(DemoFrames(_Playback(frames), _Camera()), f"g{k}")
 
