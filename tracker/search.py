@@ -70,12 +70,19 @@ class Part:
         return self._mismatch
 
 
+VIEW_CACHE_STATES = 1000
+"""How many states' views a tracker keeps: the record's last states and the candidates searched
+from them (tens per move); what was read for a game long over goes first."""
+
+
 class ViewCache:
     """Table views of states built from cached parts (the game's :meth:`~tracker.policy.TrackerPolicy.
     view_parts`): a move changes one or two parts (a player's land, the row), the rest are shared
-    with the state before, so views and scores are cheap."""
+    with the state before, so views and scores are cheap. At most ``size`` states and ``2 * size``
+    parts are kept, the least recently used going first (a camera session reads game after game:
+    the states of a game long over must not stay)."""
 
-    def __init__(self, seating: Seating, policy: TrackerPolicy, size: int = 2000) -> None:
+    def __init__(self, seating: Seating, policy: TrackerPolicy, size: int = VIEW_CACHE_STATES) -> None:
         self.seating = seating
         self.policy = policy
         self.default = policy.default
@@ -86,12 +93,11 @@ class ViewCache:
 
     def parts(self, state: State) -> tuple[Part, ...]:
         """The parts of ``state``'s view."""
-        hit = self._states.get(id(state))
+        key = id(state)
+        hit = self._states.get(key)
         if hit is not None and hit[0] is state:
+            self._states[key] = self._states.pop(key)  # the most recently used goes last
             return hit[1]
-        if len(self._states) >= self.size:
-            self._states.clear()
-            self._parts.clear()
         out = []
         for spec in self.policy.view_parts(state, self.seating):
             if not spec.cache:
@@ -100,14 +106,26 @@ class ViewCache:
                 continue
             cached = self._parts.get(spec.key)
             if cached is not None and all(a is b for a, b in zip(cached[0], spec.objs, strict=True)):
+                self._parts[spec.key] = self._parts.pop(spec.key)
                 out.append(cached[1])
                 continue
             part = Part(spec.owner, spec.make(), spec.sig(), self.default)
             self._parts[spec.key] = (spec.objs, part)
             out.append(part)
         parts = tuple(out)
-        self._states[id(state)] = (state, parts)
+        states, parts_cache = self._states, self._parts
+        states[key] = (state, parts)
+        while len(states) > self.size:
+            del states[next(iter(states))]
+        while len(parts_cache) > 2 * self.size:
+            del parts_cache[next(iter(parts_cache))]
         return parts
+
+    def clear(self) -> None:
+        """Forget every cached view (a new game)."""
+        self._states.clear()
+        self._parts.clear()
+        self._owner_facts = None
 
     def view(self, state: State) -> View:
         """The table view of ``state`` (a fresh dict)."""

@@ -400,6 +400,7 @@ class Tracker:
         self._desync: Desync | None = None
         self._ids = 0
         self._dismissed: set[Any] = set()
+        self._first: object = None  # the record's first state: another one is another game
         self.status = Status(StatusKind.IDLE, MESSAGES["no_game"], 0.0, key="no_game")
 
     # --- public ----------------------------------------------------------------------------------
@@ -472,6 +473,11 @@ class Tracker:
         if game is None:
             self.reset()
             return Update(Status(StatusKind.IDLE, MESSAGES["no_game_start"], t, key="no_game_start"))
+        if game.states and game.states[0] is not self._first:
+            if self._first is not None:  # another game: what was cached and dismissed for the last goes
+                self.views.clear()
+                self._dismissed.clear()
+            self._first = game.states[0]
         self._drop_stale(game)
         if not obs.registered:
             self._end_window()

@@ -94,11 +94,16 @@ def test_movement_with_a_short_pause_is_one_move(tmp_path: Path, game3: Game) ->
 
 def test_two_quick_moves_between_settled_frames(tmp_path: Path, game3: Game) -> None:
     """Two players' moves under one hand episode: one chain of two legal moves is committed."""
+
     def pair(s: State, m: object) -> bool:
         j = game3.states.index(s)
         nxt = game3.moves[j + 1]
         # a Movement with steps left may still grow: the tracker commits the Offspring first and waits
-        return isinstance(m, Offspring) and isinstance(nxt, Movement) and not _movement_with_steps_left(game3.states[j + 1], nxt)
+        return (
+            isinstance(m, Offspring)
+            and isinstance(nxt, Movement)
+            and not _movement_with_steps_left(game3.states[j + 1], nxt)
+        )
 
     i = find(game3, pair)
     rt = runtime_at(tmp_path, game3, i)
