@@ -67,11 +67,18 @@ def clear_cache() -> None:
     _cached_texture.cache_clear()
 
 
+STRIP_ROWS = 128
+"""Rows of a texture computed at once: the full-size random fields first (in a fixed order), the
+rest strip by strip, so the float temporaries of a large table surface stay small (a 1080p demo
+table peaked at ~250 MB above its size when the whole surface was computed in one go)."""
+
+
 def _texture(kind: str, canvas: Canvas, seed: int) -> np.ndarray:
     rng = np.random.default_rng([seed, TEXTURES.index(kind)])
     h, w, s = canvas.height, canvas.width, canvas.scale
     ys = (np.arange(h, dtype=np.float32)[:, None] + 0.5) / s + canvas.y0
     xs = (np.arange(w, dtype=np.float32)[None, :] + 0.5) / s + canvas.x0
+    out = np.empty((h, w, 3), np.uint8)
     if kind in ("oak", "walnut"):
         base = np.array([120, 170, 205] if kind == "oak" else [48, 72, 98], np.float32)  # BGR
         plank = 140.0 if kind == "oak" else 110.0
@@ -79,28 +86,46 @@ def _texture(kind: str, canvas: Canvas, seed: int) -> np.ndarray:
         tone = rng.uniform(-0.12, 0.12, 64).astype(np.float32)
         shade = 1.0 + tone[(idx.astype(np.int64) % 64)]
         warp = _noise(h, w, rng, 40 * s) * 6.0
-        grain = np.sin((ys + warp) * (2 * np.pi / 2.6) + xs * 0.01) * 0.5 + 0.5
         fine = _noise(h, w, rng, 3 * s) * 0.5
-        lum = shade * (0.9 + 0.12 * grain + 0.06 * fine)
         seam = np.abs(((ys - 7.0) % plank) - plank / 2) > plank / 2 - 0.6
-        lum = np.where(seam, lum * 0.55, lum)
-        img = lum[..., None] * base
+
+        def lum_of(a: int, b: int) -> np.ndarray:
+            y = ys[a:b]
+            grain = np.sin((y + warp[a:b]) * (2 * np.pi / 2.6) + xs * 0.01) * 0.5 + 0.5
+            lum = shade[a:b] * (0.9 + 0.12 * grain + 0.06 * fine[a:b])
+            return np.where(seam[a:b], lum * 0.55, lum)
+
     elif kind == "felt":
         base = np.array([70, 110, 40], np.float32)
         n = _noise(h, w, rng, 25 * s) * 0.06 + rng.normal(0, 0.05, (h, w)).astype(np.float32)
-        img = (1 + n)[..., None] * base
+
+        def lum_of(a: int, b: int) -> np.ndarray:
+            return 1 + n[a:b]
+
     elif kind == "linen":
         base = np.array([200, 214, 222], np.float32)
-        weave = (np.sin(xs * 2 * np.pi / 0.9) * np.sin(ys * 2 * np.pi / 0.9)) * 0.04
         n = _noise(h, w, rng, 60 * s) * 0.05 + rng.normal(0, 0.025, (h, w)).astype(np.float32)
-        img = (1 + weave + n)[..., None] * base
+
+        def lum_of(a: int, b: int) -> np.ndarray:
+            weave = (np.sin(xs * 2 * np.pi / 0.9) * np.sin(ys[a:b] * 2 * np.pi / 0.9)) * 0.04
+            return 1 + weave + n[a:b]
+
     elif kind == "laminate":
         base = np.array([205, 205, 200], np.float32)
         n = _noise(h, w, rng, 80 * s) * 0.04
         speck = (rng.random((h, w)) < 0.01).astype(np.float32) * -0.25
-        img = (1 + n + speck)[..., None] * base
+
+        def lum_of(a: int, b: int) -> np.ndarray:
+            return 1 + n[a:b] + speck[a:b]
+
     else:  # slate
         base = np.array([62, 60, 58], np.float32)
         n = _noise(h, w, rng, 30 * s) * 0.12 + _noise(h, w, rng, 4 * s) * 0.08
-        img = (1 + n)[..., None] * base
-    return np.clip(img, 0, 255).astype(np.uint8)
+
+        def lum_of(a: int, b: int) -> np.ndarray:
+            return 1 + n[a:b]
+
+    for a in range(0, h, STRIP_ROWS):
+        b = min(a + STRIP_ROWS, h)
+        out[a:b] = np.clip(lum_of(a, b)[..., None] * base, 0, 255).astype(np.uint8)
+    return out
