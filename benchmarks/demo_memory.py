@@ -2,7 +2,7 @@
 
 Runs ``table-companion demo`` — Tribes through the whole camera pipeline on a rendered table, game
 after game with a new seed each — as a separate process for ``--minutes``, samples its resident memory
-(RSS, from /proc: Linux) every ``--every`` seconds and reads the live view (``GET /api/state``) to see
+(RSS, from /proc: Linux; and its peak, VmHWM, between samples too) every ``--every`` seconds and reads the live view (``GET /api/state``) to see
 which game is played, how far it is and when it ends. It prints the figures docs/benchmarks.md reports
 ("Demo") and writes every sample to ``-o`` (JSON).
 
@@ -28,11 +28,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def rss_mb(pid: int) -> float:
-    """The resident memory of process ``pid`` in MB (VmRSS)."""
+def rss_mb(pid: int, field: str = "VmRSS") -> float:
+    """The resident memory of process ``pid`` in MB (``VmRSS``; ``VmHWM``: its peak so far, between
+    samples too)."""
     with open(f"/proc/{pid}/status", encoding="ascii") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0.0
 
@@ -93,11 +94,13 @@ def main(argv: list[str] | None = None) -> int:
     samples: list[dict[str, Any]] = []
     games: list[dict[str, Any]] = []
     journal, over_seen = None, False
+    peak = 0.0
     try:
         while proc.poll() is None and time.monotonic() - t0 < seconds + started:
             t = time.monotonic() - t0
             view = state(url)
             mem = rss_mb(proc.pid)
+            peak = max(peak, rss_mb(proc.pid, "VmHWM"))
             if view.get("has_game"):
                 if view.get("journal") != journal:
                     journal, over_seen = view.get("journal"), False
@@ -126,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         "minutes": round((samples[-1]["t_s"] - samples[0]["t_s"]) / 60, 1) if samples else 0,
         "rss_first_minute_mb": round(max((m for t, m in after if t <= started / 60 + 2), default=0.0), 1),
         "rss_max_mb": round(max((s["rss_mb"] for s in samples), default=0.0), 1),
+        "rss_peak_mb": round(peak, 1),  # VmHWM at the last sample: the peak between samples too
         "rss_end_mb": samples[-1]["rss_mb"] if samples else 0.0,
         "slope_second_half_mb_per_min": round(slope(second_half), 2),
         "games_started": len(games),
