@@ -2,9 +2,9 @@
 
 Runs ``table-companion demo`` — Tribes through the whole camera pipeline on a rendered table, game
 after game with a new seed each — as a separate process for ``--minutes``, samples its resident memory
-(RSS, from /proc: Linux; and its peak, VmHWM, between samples too) every ``--every`` seconds and reads the live view (``GET /api/state``) to see
-which game is played, how far it is and when it ends. It prints the figures docs/benchmarks.md reports
-("Demo") and writes every sample to ``-o`` (JSON).
+(RSS, from /proc: Linux; and its peak, VmHWM, between samples too) every ``--every`` seconds and
+reads the live view (``GET /api/state``) to see which game is played, how far it is and when it ends.
+It prints the figures docs/benchmarks.md reports ("Demo") and writes every sample to ``-o`` (JSON).
 
     python benchmarks/demo_memory.py --minutes 30 --speed 8 -o benchmarks/results/demo_memory.json
 
