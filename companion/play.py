@@ -273,8 +273,7 @@ class DemoAnswers:
         self.answered = 0
         self.fixed = 0
         self.noticed = 0  # records gone astray without a question, corrected
-        self._open: tuple[Any, float] | None = None
-        self._astray: tuple[int, float] | None = None  # (state id, since when) of a record gone astray
+        self._open: tuple[Any, float] | None = None  # (what is open, since when): see _due
         self._checked = -1  # the state id last found a beginning of the game
 
     def choice(self, options: Any) -> int | None:
@@ -295,18 +294,10 @@ class DemoAnswers:
         st = self.link.status
         q = st.prompt or st.desync
         if q is None:
-            self._open = None
             self._notice()
             return
-        self._astray = None
-        key = ("prompt", q.id) if st.prompt else ("desync", q.state_id)
-        now = self.clock()
-        if self._open is None or self._open[0] != key:
-            self._open = (key, now)
+        if not self._due(("prompt", q.id) if st.prompt else ("desync", q.state_id)):
             return
-        if now - self._open[1] < self.delay:
-            return
-        self._open = (key, now + 3600.0)  # one try per question
         i = self.choice(q.options) if st.prompt else None
         if i is not None:
             try:
@@ -336,18 +327,23 @@ class DemoAnswers:
             return False
         return True
 
-    def _notice(self) -> None:
-        if self.shows is None or not self.astray():
-            self._astray = None
-            return
-        sid = self.runtime.snapshot().state_id
+    def _due(self, key: tuple[str, int] | None) -> bool:
+        """Whether what ``key`` names (a question, a record gone astray; None: nothing) has been open
+        for ``delay`` seconds: true once per key."""
         now = self.clock()
-        if self._astray is None or self._astray[0] != sid:
-            self._astray = (sid, now)
+        if key is None or self._open is None or self._open[0] != key:
+            self._open = None if key is None else (key, now)
+            return False
+        if now - self._open[1] < self.delay:
+            return False
+        self._open = (key, now + 3600.0)  # one try per key
+        return True
+
+    def _notice(self) -> None:
+        astray = self.shows is not None and self.astray()
+        if not self._due(("astray", self.runtime.snapshot().state_id) if astray else None):
             return
-        if now - self._astray[1] < self.delay:
-            return
-        self._astray = (sid, now + 3600.0)  # one try per state
+        assert self.shows is not None
         before = self.fixed
         self.fix(self.shows())
         self.noticed += self.fixed - before
