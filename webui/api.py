@@ -42,6 +42,13 @@ def game() -> GamePlugin:
     return runtime().game
 
 
+def current() -> tuple[Snapshot, GamePlugin]:
+    """The current game copied consistently with its plug-in (the game's own, not the runtime's game
+    of the moment: another game may be started between two reads)."""
+    snap = runtime().snapshot()
+    return snap, snap.game or game()
+
+
 def page() -> PageModule:
     """The page module of that game."""
     return page_of(game())
@@ -134,8 +141,8 @@ def get_legal() -> Response:
     """What the game waits for, with the legal-move overview (costs, reasons with clauses); with
     ``?moves=N`` also up to N concrete legal moves in notation."""
     limit = _query_int("moves", 0, 0, 1000)
-    snap = runtime().snapshot()
-    rules = game().rules
+    snap, plugin = current()
+    rules = plugin.rules
     out = {"state_id": snap.state_id, **rules.prompt(snap.state)}
     if limit:
         moves = []
@@ -151,9 +158,9 @@ def get_legal() -> Response:
 def get_chance() -> Response:
     """Whether the game waits for a chance outcome (setup, tiles drawn, achievement or event
     revealed) and the possible outcomes with probabilities."""
-    snap = runtime().snapshot()
+    snap, plugin = current()
     state = snap.state
-    rules, pg = game().rules, page()
+    rules, pg = plugin.rules, page_of(plugin)
     needed = rules.is_chance(state)
     prompt = rules.prompt(state)
     out: dict[str, Any] = {"state_id": snap.state_id, "needed": needed, "kind": prompt.get("kind", "")}
@@ -223,14 +230,14 @@ def get_position(n: int) -> Response:
     to N moves possible there (``alternatives``, in notation; ``alternatives_more`` when there are
     more): what a correction of move ``n + 1`` may pick from."""
     limit = _query_int("moves", 0, 0, 1000)
-    snap = runtime().snapshot()
+    snap, plugin = current()
     if n > len(snap.moves):
         raise ApiError(404, "not_found", f"there is no position {n}: the game has {len(snap.moves)} moves")
     out = position_view(snap, n)
     if limit:
         moves: list[str] = []
         more = False
-        for m in game().rules.legal_moves(snap.states[n]):
+        for m in plugin.rules.legal_moves(snap.states[n]):
             if len(moves) >= limit:
                 more = True
                 break

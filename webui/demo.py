@@ -150,7 +150,7 @@ class DemoPlayer:
             return True
         snap = rt.snapshot()
         state = snap.state
-        rules = rt.game.rules
+        rules = (snap.game or rt.game).rules
         if rules.is_over(state):
             return False
         n = len(rules.seats(state))

@@ -78,6 +78,7 @@ def live_view(runtime: GameRuntime) -> dict[str, Any]:
             out["profile"] = {"name": prof.name, "digest": prof.digest}
         return out
     snap = runtime.snapshot()
+    game = snap.game or game  # the snapshot's own game: another may have been started since
     rules = game.rules
     allowed, reason, message = runtime.undo_status()
     last = snap.moves[-1] if snap.moves else None

@@ -424,3 +424,24 @@ def test_sse_reconnect_with_last_event_id(client, runtime, recorded):
     blocks = _read_events(old, 2)
     assert blocks[1].startswith(f"id: {runtime.state_id}\nevent: state")  # missed changes: the current view
     old.close()
+
+
+def test_a_view_read_while_another_game_starts_is_of_one_game(client, runtime, monkeypatch):
+    """The runtime's game of the moment may already be the next game's (someone started one between
+    two reads); every answer is made of one snapshot and that snapshot's own game."""
+    import games
+    from session.runtime import GameRuntime
+    from webui.views import live_view
+
+    view = new_game(client)
+    r = client.post("/api/moves", json={"state_id": view["state_id"], "move": SETUP})
+    assert r.status_code == 200, r.get_json()
+    toy = games.get("toy")
+    monkeypatch.setattr(GameRuntime, "game", property(lambda self: toy))  # the next game, read early
+    view = live_view(runtime)
+    assert view["game"]["id"] == "tribes" and len(view["players"]) == 3
+    for url in ("/api/state", "/api/legal", "/api/chance", "/api/positions/1?moves=3"):
+        r = client.get(url)
+        assert r.status_code == 200, (url, r.get_data(as_text=True)[:300])
+    assert client.get("/api/state").get_json()["game"]["id"] == "tribes"
+    assert client.get("/api/positions/1?moves=3").get_json()["alternatives"]
