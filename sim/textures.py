@@ -55,7 +55,7 @@ def table_texture(
     return cv2.resize(crop, (canvas.width, canvas.height), interpolation=interp)
 
 
-@lru_cache(maxsize=2)  # a texture per seed: a demo playing game after game keeps only the last
+@lru_cache(maxsize=8)  # a demo clears it between games (companion.play.forget_pictures)
 def _cached_texture(kind: str, canvas: Canvas, seed: int) -> np.ndarray:
     img = _texture(kind, canvas, seed)
     img.setflags(write=False)
