@@ -248,3 +248,40 @@ def test_the_generic_profile_editor(page, live, runtime, toybox):
     saved = runtime.profile.raw
     assert saved["goal"] == 12 and saved["coin"] == {"heads": 3, "tails": 1} and saved["_provisional"] == []
     assert json.loads(runtime.profile_path.read_text(encoding="utf-8"))["goal"] == 12
+
+
+def test_names_typed_while_the_games_module_still_loads_are_kept(browser, tmp_path):
+    """On a slow phone the new-game form is up before the game's module is: the names typed there
+    survive the module's arrival (they once went, and the game started with "Player 1", "Player 2")."""
+    from session.runtime import GameRuntime
+    from webui.app import create_app
+    from webui.server import LiveServer
+
+    rt = GameRuntime(tmp_path / "data", fsync=False, game="toy")
+    server = LiveServer(create_app(rt)).start()
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10000)
+        held: list[Any] = []
+        page.route("**/games/toy/static/toy.js", lambda route: held.append(route))  # the module waits for us
+        page.goto(server.url + "/")
+        for _ in range(200):
+            if held:
+                break
+            page.wait_for_timeout(25)
+        assert held, "the page never asked for the toy module"
+        page.get_by_role("button", name="New game", exact=True).click()
+        page.get_by_test_id("setup-rm-2").click()
+        page.get_by_test_id("setup-name-0").fill("Ann")
+        page.get_by_test_id("setup-name-1").fill("Bob")
+        held[0].continue_()
+        expect(page.get_by_test_id("game-root")).to_have_attribute("data-game", "toy")
+        expect(page.get_by_test_id("setup-name-0")).to_have_value("Ann")
+        page.get_by_test_id("setup-go").click()
+        expect(page.get_by_test_id("toy-row-1")).to_contain_text("Bob")
+        assert [p.name for p in rt.game.rules.seats(rt.snapshot().state)] == ["Ann", "Bob"]
+    finally:
+        context.close()
+        server.stop()
+        rt.close()

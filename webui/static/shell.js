@@ -268,7 +268,8 @@ async function loadModule(game) {
   root.id = "game-root"; root.dataset.game = game.id; root.dataset.testid = "game-root";
   $("#game-root").replaceWith(root);
   S.mod = { id: game.id, script: game.script, title: game.title, root, api: {}, strings: ns.strings || {}, listeners: [] };
-  S.form = null; S.prof = null;
+  if (S.form && S.form.game !== game.id) S.form = null; // names typed while the module loaded stay
+  S.prof = null;
   try {
     const got = (await ns.mount(shell)) || {};
     S.mod.api = got;
@@ -614,7 +615,7 @@ function newForm() {
   const g = S.view.game;
   const n = Math.min(g.max_players, Math.max(g.min_players, 3));
   const cols = colourChoices();
-  return { players: Array.from({ length: n }, (_, i) => ({ name: "", colour: cols[i % cols.length] })), position: "" };
+  return { game: g.id, players: Array.from({ length: n }, (_, i) => ({ name: "", colour: cols[i % cols.length] })), position: "" };
 }
 // the form may be gone when a drawing started before the game did finishes (the form of that drawing)
 const formOr = (form) => form || S.form || (S.form = newForm());
