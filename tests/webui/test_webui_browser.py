@@ -22,10 +22,11 @@ def test_setup_wizard_then_moves_by_tapping(page, live, runtime):
     expect(page.get_by_test_id("preview")).to_have_text("start 0,0")
     page.get_by_test_id("confirm").click()
     expect(page.get_by_test_id("to-move")).to_have_text("Bob")
-    for seat in (1, 2):
+    for seat, after in ((1, "Cid"), (2, "Ann")):  # each tap on the page that shows that player's turn
         page.locator(f'[data-testid=land-{seat}] g[data-hex="1,0"]').click()
+        expect(page.get_by_test_id("preview")).to_have_text("start 1,0")
         page.get_by_test_id("confirm").click()
-    expect(page.get_by_test_id("to-move")).to_have_text("Ann")
+        expect(page.get_by_test_id("to-move")).to_have_text(after)
     # slot 1 is Offspring, free; tap the option, then the hex for the new member
     expect(page.get_by_test_id("tile-1")).to_contain_text("free")
     page.get_by_test_id("opt-1-offspring").click()
