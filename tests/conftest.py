@@ -64,6 +64,8 @@ def recorded() -> Game:
 
 @pytest.fixture
 def runtime(tmp_path: Path) -> Iterator[GameRuntime]:
-    rt = GameRuntime(tmp_path / "data")
+    """A runtime on a temporary folder, without fsync (1.4 ms a move here; what fsync is for, a
+    journal that survives a crash, tests/webui/test_webui_kill9.py checks on a real server with it)."""
+    rt = GameRuntime(tmp_path / "data", fsync=False)
     yield rt
     rt.close()
