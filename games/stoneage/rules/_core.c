@@ -85,6 +85,8 @@ typedef struct {
     int nrng;
     int seat_rng[MAXP];
     int chance_rng;
+    int64_t *keys;
+    int keys_cap, nkeys;
     int32_t *log;
     int log_cap, log_len, log_full;
     int err;
@@ -323,12 +325,74 @@ static int any_moves(const Ctx *c, const Pl *p, int base, int nth, int *out) {
 }
 
 /* --- the move log ------------------------------------------------------------------------------- */
+/* Every move is one int64 key: the type in bits 0-3 and its arguments packed above (see fast.py's
+ * _unpack). A move that does not fit (huge payments, one-time tools) gets the key -(offset + 1) and
+ * its record (type, nargs, args...) at that offset of the record log. */
+static int64_t pack(int type, const int *a, int na) {
+    int64_t k = type;
+    switch (type) {
+    case M_PLACE:
+        if (a[1] < 0 || a[1] >= (1 << 20)) return -1;
+        return k | (int64_t)a[0] << 4 | (int64_t)a[1] << 9;
+    case M_TAKE: case M_SKIP: return k | (int64_t)a[0] << 4;
+    case M_BUY:
+        for (int i = 1; i <= 4; i++) if (a[i] < 0 || a[i] > 1023) return -1;
+        return k | (int64_t)a[0] << 4 | (int64_t)a[1] << 9 | (int64_t)a[2] << 19 | (int64_t)a[3] << 29 |
+               (int64_t)a[4] << 39;
+    case M_ANY: case M_FEED:
+        for (int i = 0; i < 4; i++) if (a[i] < 0 || a[i] > 4095) return -1;
+        return k | (int64_t)a[0] << 4 | (int64_t)a[1] << 16 | (int64_t)a[2] << 28 | (int64_t)a[3] << 40;
+    case M_ROLL: {
+        int cnt[6] = {0, 0, 0, 0, 0, 0};
+        for (int i = 1; i < na; i++) cnt[a[i] - 1]++;
+        k |= (int64_t)a[0] << 4;
+        for (int f = 0; f < 6; f++) {
+            if (cnt[f] > 127) return -1;
+            k |= (int64_t)cnt[f] << (7 + 7 * f);
+        }
+        return k;
+    }
+    case M_TOOLS: {
+        /* tools: 4 bits per value 1-9 (bits 4-39); one-time tools: 2 bits per value 1-11 (bits 40-61) */
+        int cnt[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, once[11] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        for (int i = 1; i <= a[0]; i++) {
+            if (a[i] < 1 || a[i] > 9) return -1;
+            cnt[a[i] - 1]++;
+        }
+        for (int i = 1 + a[0]; i < na; i++) {
+            if (a[i] < 1 || a[i] > 11) return -1;
+            once[a[i] - 1]++;
+        }
+        for (int v = 0; v < 9; v++) {
+            if (cnt[v] > 15) return -1;
+            k |= (int64_t)cnt[v] << (4 + 4 * v);
+        }
+        for (int v = 0; v < 11; v++) {
+            if (once[v] > 3) return -1;
+            k |= (int64_t)once[v] << (40 + 2 * v);
+        }
+        return k;
+    }
+    case M_PICK: return k | (int64_t)a[0] << 4;
+    case M_STARVE: return k;
+    case M_REVEAL: return k | (int64_t)a[0] << 4 | (int64_t)a[1] << 5;
+    case M_DRAW: return k | (int64_t)a[0] << 4;
+    default: return -1;
+    }
+}
+
 static void log_move(Ctx *c, int type, const int *args, int nargs) {
-    if (!c->log) return;
-    if (c->log_len + 2 + nargs > c->log_cap) { c->log_full = 1; return; }
-    c->log[c->log_len++] = type;
-    c->log[c->log_len++] = nargs;
-    for (int i = 0; i < nargs; i++) c->log[c->log_len++] = args[i];
+    if (!c->keys) return;
+    if (c->nkeys >= c->keys_cap) { c->log_full = 1; return; }
+    int64_t k = pack(type, args, nargs);
+    if (k < 0) {
+        if (c->log_len + 2 + nargs > c->log_cap) { c->log_full = 1; return; }
+        k = -(int64_t)c->log_len - 1;
+        c->log[c->log_len++] = type;
+        c->log[c->log_len++] = nargs;
+        for (int i = 0; i < nargs; i++) c->log[c->log_len++] = args[i];
+    }
+    c->keys[c->nkeys++] = k;
 }
 
 /* --- transitions -------------------------------------------------------------------------------- */
@@ -478,6 +542,7 @@ static void step(Ctx *c, int type, const int *a, int na) {
     }
     case M_TOOLS: {
         int nv = a[0], total = 0, pips = 0;
+        if (t->nused + nv > MAXT) { c->err = SA_INTERNAL; return; }
         for (int i = 0; i < nv; i++) { t->used[t->nused++] = a[1 + i]; total += a[1 + i]; }
         if (nv) sort_desc(t->used, t->nused);
         for (int i = 1 + nv; i < na; i++) {
@@ -948,14 +1013,17 @@ int sa_recode(const int32_t *prof, int32_t nprof, const int32_t *pos, int32_t np
 
 /* Play from the position to the end (or max_moves moves): RandomPlayer decisions with the RNG of
  * seat_rng[seat], chance with the RNG chance_rng. rngs holds nrngs states of 625 words (624 + index),
- * read and written back. Returns SA_OVER (0) or SA_MAX_MOVES (1) with the final position in out, the
- * moves made in *nmoves and, when log is not NULL, the moves as (type, nargs, args...) records;
- * a negative code on bad input (nothing written to rngs). */
+ * read and written back. Returns SA_OVER (0) or SA_MAX_MOVES (1) with the final position in out and
+ * the moves made in *nmoves; when keys is not NULL, one key per move there (see pack) and the records
+ * of the moves that do not fit a key in log. A negative code on bad input (rngs left as they were).
+ * SA_OUT_FULL / SA_LOG_FULL: run again with larger buffers. */
 int sa_playout(const int32_t *prof, int32_t nprof, const int32_t *pos, int32_t npos, uint32_t *rngs, int32_t nrngs,
                const int32_t *seat_rng, int32_t chance_rng, int32_t max_moves, int32_t *out, int32_t out_cap,
-               int32_t *out_len, int32_t *log, int32_t log_cap, int32_t *log_len, int32_t *nmoves) {
+               int32_t *out_len, int64_t *keys, int32_t keys_cap, int32_t *log, int32_t log_cap, int32_t *log_len,
+               int32_t *nmoves) {
     if (!prof || !pos || !rngs || !seat_rng || !out || !out_len || !nmoves || nrngs < 1 || nrngs > 64 ||
-        chance_rng < 0 || chance_rng >= nrngs || max_moves < 0 || (log && (!log_len || log_cap < 0)))
+        chance_rng < 0 || chance_rng >= nrngs || max_moves < 0 ||
+        (keys && (!log || !log_len || log_cap < 0 || keys_cap < 0)))
         return SA_BAD_ARGS;
     Ctx *c = (Ctx *)malloc(sizeof(Ctx));
     if (!c) return SA_NO_MEMORY;
@@ -963,8 +1031,11 @@ int sa_playout(const int32_t *prof, int32_t nprof, const int32_t *pos, int32_t n
     if (!c->rng) { free(c); return SA_NO_MEMORY; }
     c->nrng = nrngs;
     c->chance_rng = chance_rng;
+    c->keys = keys;
+    c->keys_cap = keys ? keys_cap : 0;
+    c->nkeys = 0;
     c->log = log;
-    c->log_cap = log ? log_cap : 0;
+    c->log_cap = keys ? log_cap : 0;
     c->log_len = 0;
     c->log_full = 0;
     c->err = 0;
@@ -998,7 +1069,7 @@ int sa_playout(const int32_t *prof, int32_t nprof, const int32_t *pos, int32_t n
                 rngs[625 * i + 624] = (uint32_t)c->rng[i].index;
             }
             *nmoves = moves;
-            if (log) *log_len = c->log_len;
+            if (keys) *log_len = c->log_len;
             rc = c->g.phase == P_OVER ? SA_OVER : SA_MAX_MOVES;
         }
     }

@@ -94,7 +94,7 @@ def _load() -> Any:
             lib.sa_recode.restype = i32
             lib.sa_playout.argtypes = [
                 *(i32p, i32, i32p, i32, u32p, i32, i32p, i32, i32),
-                *(i32p, i32, i32p, i32p, i32, i32p, i32p),
+                *(i32p, i32, i32p, ctypes.POINTER(ctypes.c_int64), i32, i32p, i32, i32p, i32p),
             ]
             lib.sa_playout.restype = i32
         _LIB.append(lib)
@@ -109,7 +109,9 @@ def available() -> bool:
 def _lib() -> Any:
     lib = _load()
     if lib is None:
-        raise CoreError("the C playout core games/stoneage/rules/_core is not built (python setup.py build_ext --inplace)")
+        raise CoreError(
+            "the C playout core games/stoneage/rules/_core is not built (python setup.py build_ext --inplace)"
+        )
     return lib
 
 
@@ -125,7 +127,7 @@ class _Box:
         self.cindex = {c: i for i, c in enumerate(self.cids)}
         self.bindex = {b: i for i, b in enumerate(self.bids)}
         self.codes = array(_I32, _profile_ints(prof, self.cids, self.bids))
-        self.moves: dict[tuple[int, int], dict[tuple[int, ...], AnyMove]] = {}
+        self.moves: dict[tuple[int, int], dict[int, AnyMove]] = {}
 
 
 _BOXES: dict[str, _Box] = {}
@@ -353,51 +355,90 @@ def _ptr(a: array[int]) -> Any:
 
 
 # --- the move log ----------------------------------------------------------------------------------
-def decode_log(codes: Sequence[int], s: View) -> list[AnyMove]:
-    """The moves of a core move log, for a game laid out like ``s`` (its profile and places)."""
+def decode_log(keys: Sequence[int], records: Sequence[int], s: View) -> list[AnyMove]:
+    """The moves of a core move log (one key per move; ``records`` holds the moves whose key is
+    negative, at offset −key − 1), for a game laid out like ``s`` (its profile and places)."""
     box = _box(s.profile)
-    names = place_names(len(s.display), len(s.tops))
-    cache = box.moves.setdefault((len(s.display), len(s.tops)), {})
+    layout = (len(s.display), len(s.tops))
+    cache = box.moves.get(layout)
+    if cache is None:
+        cache = box.moves[layout] = {}
+    names = place_names(*layout)
+    try:
+        return list(map(cache.__getitem__, keys))
+    except KeyError:
+        pass
     out: list[AnyMove] = []
-    i, end = 0, len(codes)
+    append = out.append
     get = cache.get
-    while i < end:
-        k = codes[i + 1] + 2
-        key = tuple(codes[i : i + k])
-        m = get(key)
+    for k in keys:
+        m = get(k)
         if m is None:
-            m = cache[key] = _move(key, names, box)
-        out.append(m)
-        i += k
+            if k < 0:
+                off = -k - 1
+                if not 0 <= off < len(records) - 1:
+                    raise CoreError(f"the move log points outside its records ({off})")
+                rec = tuple(records[off : off + 2 + records[off + 1]])
+                m = _move(rec[0], rec[2:], names, box)
+            else:
+                m = cache[k] = _move(k & 15, _unpack(k), names, box)
+        append(m)
     return out
 
 
-def _move(key: tuple[int, ...], names: tuple[str, ...], box: _Box) -> AnyMove:
-    t, a = key[0], key[2:]
+def _unpack(k: int) -> tuple[int, ...]:
+    """The arguments packed in a move key (the inverse of ``pack`` in _core.c)."""
+    t = k & 15
     if t == M_PLACE:
-        return Place(names[a[0]], a[1])
-    if t == M_TAKE:
-        return Take(names[a[0]])
+        return ((k >> 4) & 31, k >> 9)
+    if t in (M_TAKE, M_SKIP, M_PICK, M_DRAW):
+        return (k >> 4,)
     if t == M_BUY:
-        return Buy(names[a[0]], (a[1], a[2], a[3], a[4]))
-    if t == M_SKIP:
-        return Skip(names[a[0]])
+        return ((k >> 4) & 31, (k >> 9) & 1023, (k >> 19) & 1023, (k >> 29) & 1023, k >> 39)
+    if t in (M_ANY, M_FEED):
+        return ((k >> 4) & 4095, (k >> 16) & 4095, (k >> 28) & 4095, k >> 40)
     if t == M_ROLL:
-        return Roll(WHATS[a[0]], tuple(a[1:]))
+        dice = [f + 1 for f in range(6) for _ in range((k >> (7 + 7 * f)) & 127)]
+        return ((k >> 4) & 7, *dice)
     if t == M_TOOLS:
-        return Tools(tuple(a[1 : 1 + a[0]]), tuple(a[1 + a[0] :]))
-    if t == M_PICK:
-        return Pick(a[0])
-    if t == M_ANY:
-        return AnyRes((a[0], a[1], a[2], a[3]))
-    if t == M_FEED:
-        return Feed((a[0], a[1], a[2], a[3]))
+        vals = [v + 1 for v in range(8, -1, -1) for _ in range((k >> (4 + 4 * v)) & 15)]
+        once = [v + 1 for v in range(10, -1, -1) for _ in range((k >> (40 + 2 * v)) & 3)]
+        return (len(vals), *vals, *once)
     if t == M_STARVE:
-        return Starve()
+        return ()
     if t == M_REVEAL:
-        return Reveal(box.cids[a[1]] if a[0] == 0 else box.bids[a[1]])
-    if t == M_DRAW:
-        return Draw(box.cids[a[0]])
+        return ((k >> 4) & 1, k >> 5)
+    raise CoreError(f"the move log holds an unknown move type {t}")
+
+
+def _move(t: int, a: Sequence[int], names: tuple[str, ...], box: _Box) -> AnyMove:
+    try:
+        if t == M_PLACE:
+            return Place(names[a[0]], a[1])
+        if t == M_TAKE:
+            return Take(names[a[0]])
+        if t == M_BUY:
+            return Buy(names[a[0]], (a[1], a[2], a[3], a[4]))
+        if t == M_SKIP:
+            return Skip(names[a[0]])
+        if t == M_ROLL:
+            return Roll(WHATS[a[0]], tuple(a[1:]))
+        if t == M_TOOLS:
+            return Tools(tuple(a[1 : 1 + a[0]]), tuple(a[1 + a[0] :]))
+        if t == M_PICK:
+            return Pick(a[0])
+        if t == M_ANY:
+            return AnyRes((a[0], a[1], a[2], a[3]))
+        if t == M_FEED:
+            return Feed((a[0], a[1], a[2], a[3]))
+        if t == M_STARVE:
+            return Starve()
+        if t == M_REVEAL:
+            return Reveal(box.cids[a[1]] if a[0] == 0 else box.bids[a[1]])
+        if t == M_DRAW:
+            return Draw(box.cids[a[0]])
+    except IndexError:
+        raise CoreError(f"the move log holds a move out of range: type {t}, {tuple(a)}") from None
     raise CoreError(f"the move log holds an unknown move type {t}")
 
 
@@ -457,12 +498,14 @@ def playout(
     prof = box.codes
     pos = array(_I32, encode(state))
     out_cap = len(pos) + 4 * (len(box.cids) + len(box.bids)) + 64 * n + 256
-    log_cap = 8192 if log is not None else 0
+    keys_cap = 4096 if log is not None else 0
+    log_cap = 1024
     max_moves = max(0, min(max_moves, 2**31 - 1))
     while True:
         w = array(_U32, words)
         out = (ctypes.c_int32 * out_cap)()
-        lbuf = (ctypes.c_int32 * log_cap)() if log is not None else None
+        kbuf = (ctypes.c_int64 * keys_cap)() if log is not None else None
+        lbuf = (ctypes.c_int32 * log_cap)()
         out_len, log_len, nmoves = ctypes.c_int32(0), ctypes.c_int32(0), ctypes.c_int32(0)
         rc = lib.sa_playout(
             _ptr(prof),
@@ -477,12 +520,15 @@ def playout(
             out,
             out_cap,
             ctypes.byref(out_len),
+            kbuf,
+            keys_cap,
             lbuf,
             log_cap,
             ctypes.byref(log_len),
             ctypes.byref(nmoves),
         )
         if rc == -4:
+            keys_cap *= 4
             log_cap *= 4
             continue
         if rc == -3:
@@ -494,8 +540,8 @@ def playout(
     final = decode(out[: out_len.value], state.profile, state.seats)
     for j, q in enumerate(rngs):
         q.setstate((states[j][0], tuple(w[625 * j : 625 * j + 625]), states[j][2]))
-    if log is not None and lbuf is not None:
-        log.extend(decode_log(lbuf[: log_len.value], state))
+    if log is not None and kbuf is not None:
+        log.extend(decode_log(kbuf[: nmoves.value], lbuf[: log_len.value], state))
     return final
 
 
