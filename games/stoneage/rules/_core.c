@@ -565,6 +565,7 @@ static void step(Ctx *c, int type, const int *a, int na) {
         int k = idx - FIRST_CARD;
         if (k < g->ncp) {
             int cid = g->display[k];
+            if (cid < 0) { c->err = SA_INTERNAL; return; } /* only in a corrupt position */
             g->display[k] = -1;
             own_card(c, t, cid);
             card_effect(c, t, cid);
@@ -572,6 +573,7 @@ static void step(Ctx *c, int type, const int *a, int na) {
         }
         k -= g->ncp;
         int bid = g->tops[k];
+        if (bid < 0) { c->err = SA_INTERNAL; return; }
         const BldT *b = &pr->b[bid];
         int pts = b->kind == B_FIXED ? b->points
                                      : a[1] * pr->val[0] + a[2] * pr->val[1] + a[3] * pr->val[2] + a[4] * pr->val[3];

@@ -258,15 +258,19 @@ def _decode(r: _Reader, box: _Box, profile: BoxProfile, seats: tuple[Seat, ...])
             raise CoreError(f"the position encoding names building {i} of {len(bids)}")
         return bids[i]
 
+    def of(seq: tuple[Any, ...], i: int, what: str) -> Any:
+        if not 0 <= i < len(seq):
+            raise CoreError(f"the position encoding has {what} {i} (0 to {len(seq) - 1})")
+        return seq[i]
+
     n, ncp, nst = r.one(), r.one(), r.one()
     if n != len(seats):
         raise CoreError(f"the position encoding has {n} players, the game {len(seats)}")
-    rnd, start, phase, actor = r.one(), r.one(), PHASES[r.one()], r.one()
+    rnd, start, phase, actor = r.one(), r.one(), of(PHASES, r.one(), "phase"), r.one()
     w = r.one()
-    what = "" if w == -1 else WHATS[w]
-    if w < -1:
-        raise CoreError(f"the position encoding has what {w}")
-    ndice, taker, resume, ended = r.one(), r.one(), PHASES[r.one()], ENDED[r.one()]
+    what = "" if w == -1 else of(WHATS, w, "what")
+    ndice, taker = r.one(), r.one()
+    resume, ended = of(PHASES, r.one(), "resume phase"), of(ENDED, r.one(), "ended")
     display = tuple(None if c == -1 else card(c) for c in r.many(ncp))
     tops = tuple(None if b == -1 else bld(b) for b in r.many(nst))
     left = tuple(r.many(nst))

@@ -264,7 +264,7 @@ def test_the_move_log_decodes_to_the_engine_moves():
 def test_corrupt_encodings_give_core_errors():
     """A corrupt position or profile encoding is a CoreError (a typed StoneAgeError), never a crash:
     truncated or padded codes, out-of-range values, a corrupted State, and 300 random one-value
-    mutations read by the C core."""
+    mutations read by the C core and by decode."""
     s = mid_game(new(4), 1)[3]
     codes = fast.encode(s)
     prof = fast.encode_profile(s.profile)
@@ -296,6 +296,13 @@ def test_corrupt_encodings_give_core_errors():
         bad[rnd.randrange(len(bad))] = rnd.choice([-(2**31), -5, -1, 0, 1, 2, 7, 300, 2**31 - 1])
         with contextlib.suppress(CoreError):
             fast._recode(boxcodes, bad)
+        with contextlib.suppress(CoreError):
+            fast.decode(bad, s.profile, s.seats)
+    for i in (5, 7, 10, 11):  # phase, what, resume, ended: out of range (negative too)
+        bad = list(codes)
+        bad[i] = -2
+        with pytest.raises(CoreError):
+            fast.decode(bad, s.profile, s.seats)
 
 
 def test_seat_names_do_not_matter():
