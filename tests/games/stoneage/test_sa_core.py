@@ -112,7 +112,7 @@ def profile_values():
 
 def profile_counts():
     """A valid profile with other counts and cards: 5 card places, 26 cards (several 'any resources'
-    cards of different amounts, extra cards, big one-time tools, a renamed card that sorts first),
+    cards of different amounts, extra cards, a one-time tool of 15, a renamed card that sorts first),
     24 buildings (count and range buildings changed), a 2-person tool maker and field, much food."""
     doc = raw_profile()
     doc["components"]["start_food"] = 20
@@ -123,7 +123,7 @@ def profile_counts():
     cards[0]["top"] = {"kind": "any_resources", "amount": 3}
     cards[2]["top"] = {"kind": "any_resources", "amount": 1}
     cards[4]["top"] = {"kind": "extra_card"}
-    cards[6]["top"] = {"kind": "tool_once", "value": 7}
+    cards[6]["top"] = {"kind": "tool_once", "value": 15}
     cards[7]["top"] = {"kind": "roll", "resource": "stone", "dice": 3}
     cards[15]["top"] = {"kind": "tool", "amount": 2}
     cards[16]["top"] = {"kind": "extra_card"}
@@ -251,14 +251,18 @@ def test_positions_round_trip_through_the_encoding():
 
 
 def test_the_move_log_decodes_to_the_engine_moves():
-    """Every move of the core's log decodes to the move object the engine makes (equal, same text)."""
+    """Every move of the core's log decodes to the move object the engine makes (equal, same text),
+    both the moves packed into one key and those that need a record (a one-time tool of 15)."""
     s0 = new(4, profile=profile_counts())
-    for seed in range(4):
+    once15 = 0
+    for seed in range(8):
         py: list = []
         c: list = []
         engine.playout(s0, [RandomPlayer(seed * 101 + i) for i in range(4)], random.Random(seed), log=py, fast=False)
         engine.playout(s0, [RandomPlayer(seed * 101 + i) for i in range(4)], random.Random(seed), log=c, fast=True)
         assert c == py
+        once15 += sum(1 for m in c if isinstance(m, Tools) and 15 in m.once)
+    assert once15 > 0
 
 
 def test_corrupt_encodings_give_core_errors():
