@@ -505,11 +505,11 @@ def playout(
     keys_cap = 4096 if log is not None else 0
     log_cap = 1024
     max_moves = max(0, min(max_moves, 2**31 - 1))
+    w = words  # the core writes the states back only when it succeeds: a retry starts from the same ones
     while True:
-        w = array(_U32, words)
-        out = (ctypes.c_int32 * out_cap)()
-        kbuf = (ctypes.c_int64 * keys_cap)() if log is not None else None
-        lbuf = (ctypes.c_int32 * log_cap)()
+        out = array(_I32, [0]) * out_cap
+        kbuf = array("q", [0]) * keys_cap if log is not None else None
+        lbuf = array(_I32, [0]) * log_cap
         out_len, log_len, nmoves = ctypes.c_int32(0), ctypes.c_int32(0), ctypes.c_int32(0)
         rc = lib.sa_playout(
             _ptr(prof),
@@ -521,12 +521,12 @@ def playout(
             _ptr(seat_rng),
             0,
             max_moves,
-            out,
+            _ptr(out),
             out_cap,
             ctypes.byref(out_len),
-            kbuf,
+            None if kbuf is None else (ctypes.c_int64 * keys_cap).from_buffer(kbuf),
             keys_cap,
-            lbuf,
+            _ptr(lbuf),
             log_cap,
             ctypes.byref(log_len),
             ctypes.byref(nmoves),
