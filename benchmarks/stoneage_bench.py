@@ -2,8 +2,10 @@
 
 Prints, for random (and greedy) players, whole simulated games per second two ways:
 
-* ``playout`` — :func:`games.stoneage.rules.engine.playout`: the engine's step/settle code on one
-  mutable Work for the whole game (the simulation path);
+* ``playout`` — :func:`games.stoneage.rules.engine.playout`, the simulation path: for random players
+  the C core (:mod:`games.stoneage.rules.fast`, the same games bit for bit) when it is built, else
+  the engine's step/settle code on one mutable Work for the whole game;
+* ``playout-py`` — the same with ``fast=False``: always the Python step/settle code (random players);
 * ``record`` — :func:`games.record.simulate`: the chassis's way, one immutable State per move through
   ``Rules.apply`` with its legality check, and the journal (the path a real game takes).
 
@@ -24,11 +26,13 @@ import time
 
 from games.record import simulate
 from games.stoneage.plugin import GAME
-from games.stoneage.rules import engine
+from games.stoneage.rules import engine, fast
 from games.stoneage.rules.players import POLICIES
 
 
-def playouts(n: int, games: int, policy: str, seed: int) -> tuple[float, float, list[int], list[int]]:
+def playouts(
+    n: int, games: int, policy: str, seed: int, fast: bool | None = None
+) -> tuple[float, float, list[int], list[int]]:
     rules = GAME.rules
     s0 = rules.new_state(rules.settings([(f"P{i}", "red") for i in range(n)]))
     moves, rounds = [], []
@@ -36,7 +40,7 @@ def playouts(n: int, games: int, policy: str, seed: int) -> tuple[float, float, 
     for g in range(games):
         log: list = []
         players = [POLICIES[policy]((seed + g) * 101 + i) for i in range(n)]
-        end = engine.playout(s0, players, random.Random(seed + g), log=log)
+        end = engine.playout(s0, players, random.Random(seed + g), log=log, fast=fast)
         moves.append(len(log))
         rounds.append(end.round)
     return time.process_time() - c0, time.perf_counter() - w0, moves, rounds
@@ -86,21 +90,23 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     n, g = args.players, args.games
     print(f"Stone Age engine benchmark, {n} players, {g} games per line, Python {sys.version.split()[0]}")
+    core = "the C core" if fast.available() else "Python (the C core is not built)"
+    print(f"playout random: {core}; playout-py: engine.playout(fast=False)")
     print(
-        f"{'path':8} {'players':8} {'games/s (CPU)':>14} {'games/s (wall)':>15} {'moves/game':>11} "
+        f"{'path':10} {'players':8} {'games/s (CPU)':>14} {'games/s (wall)':>15} {'moves/game':>11} "
         f"{'moves/s (CPU)':>14} {'rounds':>7}"
     )
-    for policy in ("random", "greedy"):
-        cpu, wall, moves, rounds = playouts(n, g, policy, args.seed)
+    for path, policy, f in (("playout", "random", None), ("playout-py", "random", False), ("playout", "greedy", None)):
+        cpu, wall, moves, rounds = playouts(n, g, policy, args.seed, f)
         print(
-            f"{'playout':8} {policy:8} {g / cpu:14.0f} {g / wall:15.0f} {statistics.mean(moves):11.0f} "
+            f"{path:10} {policy:8} {g / cpu:14.0f} {g / wall:15.0f} {statistics.mean(moves):11.0f} "
             f"{sum(moves) / cpu:14.0f} {statistics.mean(rounds):7.1f}"
         )
     rg = max(10, g // 5)
     for policy in ("random", "greedy"):
         cpu, wall, moves = records(n, rg, policy, args.seed)
         print(
-            f"{'record':8} {policy:8} {rg / cpu:14.0f} {rg / wall:15.0f} {statistics.mean(moves):11.0f} "
+            f"{'record':10} {policy:8} {rg / cpu:14.0f} {rg / wall:15.0f} {statistics.mean(moves):11.0f} "
             f"{sum(moves) / cpu:14.0f} {'':>7}"
         )
     per_apply, per_list = micro(n, args.seed)

@@ -14,6 +14,7 @@ Clause ids (``S-…``) are documented in docs/stoneage-rules.md.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator, Sequence
 from itertools import combinations_with_replacement
@@ -1116,9 +1117,20 @@ def playout(
     rng: random.Random,
     max_moves: int = 20000,
     log: list[AnyMove] | None = None,
+    fast: bool | None = None,
 ) -> State:
     """Play on from ``state`` to the end with ``choosers[seat].choose(view)`` for decisions and ``rng`` for
-    chance, on one Work (no State per move); returns the final State. The moves go to ``log``."""
+    chance, on one Work (no State per move); returns the final State. The moves go to ``log``.
+
+    When every chooser is a RandomPlayer and the C core is built, the core plays the game
+    (:mod:`games.stoneage.rules.fast`: the same moves, final State and RNG states, bit for bit).
+    ``fast=False`` (or the environment variable ``STONEAGE_CORE=0``) forces this Python code;
+    ``fast=True`` requires the core (CoreError when it cannot play the game)."""
+    if fast is not False:
+        from games.stoneage.rules import fast as core  # lazily: fast imports players, which imports engine
+
+        if fast or (os.environ.get("STONEAGE_CORE") != "0" and core.usable(state, choosers, rng)):
+            return core.playout(state, choosers, rng, max_moves, log)
     w = Work(state)
     for i in range(w.n):
         w.tribe(i)

@@ -37,4 +37,16 @@ class PositionError(DataFileError):
     """A position document that is malformed or inconsistent."""
 
 
-__all__ = ["DataFileError", "IllegalMoveError", "InvalidMoveError", "PositionError", "ProfileError", "StoneAgeError"]
+class CoreError(StoneAgeError):
+    """The C playout core refused its input (a corrupt encoding, a position it cannot play) or is missing."""
+
+
+__all__ = [
+    "CoreError",
+    "DataFileError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "PositionError",
+    "ProfileError",
+    "StoneAgeError",
+]
