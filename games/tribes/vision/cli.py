@@ -10,7 +10,8 @@
   appear later.
 * ``recognize IMAGE… --enrollment my-box.json [--json] [--annotate OUT.png]`` reads images (or a
   folder, a video file, a camera index or stream URL with ``--stream``) and prints the
-  Observation(s); ``--baseline`` uses the colour-histogram baseline instead of the models.
+  Observation(s); ``--baseline`` uses the colour-histogram baseline instead of the models;
+  ``--annotate`` draws what was read, one picture per image or frame.
 
 User mistakes print one line and exit with status 2.
 """
@@ -97,7 +98,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--stream", action="store_true", help="read the source as a stream (motion gate on)")
     p.add_argument("--frames", type=int, help="with --stream: stop after N frames")
     p.add_argument("--json", action="store_true", help="print the observation as JSON (one line per frame)")
-    p.add_argument("--annotate", metavar="OUT.png", help="write the frame with what was read drawn on it")
+    p.add_argument(
+        "--annotate",
+        metavar="OUT.png",
+        help="write the frame with what was read drawn on it (several images or a stream: OUT-<n>-<image>.png, "
+        "OUT-<frame>.png, one per frame)",
+    )
     p.add_argument("--baseline", action="store_true", help="use the colour-histogram baseline, not the models")
     p.add_argument("--models", help="models folder (default: the shipped models)")
     p.add_argument("--layout", help="table layout JSON (default: as recorded in the enrollment)")
@@ -250,7 +256,15 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     if args.annotate and Path(args.annotate).suffix.lower() not in IMAGE_TYPES:
         raise VisionError(f"{args.annotate}: unknown image type: use .png or .jpg")
 
-    def emit(obs: Any, image: Any, name: str) -> None:
+    def annotated(key: str) -> Path:
+        """Where the drawing of one frame goes: ``--annotate`` itself for a single image, else one
+        file per frame beside it (``OUT-<n>-<image name>.png``, ``OUT-<frame>.png`` for a stream)."""
+        out = Path(args.annotate)
+        if not args.stream and len(args.source) == 1:
+            return out
+        return out.with_name(f"{out.stem}-{key}{out.suffix}")
+
+    def emit(obs: Any, image: Any, name: str, key: str = "") -> None:
         if args.json:
             sys.stdout.write(json.dumps(obs.to_dict(), separators=(",", ":")) + "\n")
         else:
@@ -260,7 +274,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
         if args.annotate:
             import cv2
 
-            out = Path(args.annotate)
+            out = annotated(key)
             out.parent.mkdir(parents=True, exist_ok=True)
             if not cv2.imwrite(
                 str(out), draw(image, obs, rec.regions, rec.last_result.registration if rec.last_result else None)
@@ -270,7 +284,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     if not args.stream:
         for i, path in enumerate(args.source):
             img = _read_image(path)
-            emit(rec.read(img, frame_no=i), img, path)
+            emit(rec.read(img, frame_no=i), img, path, f"{i + 1:03d}-{Path(path).stem}")
         return 0
     from vision.sources import Capture, open_source
 
@@ -288,7 +302,8 @@ def cmd_recognize(args: argparse.Namespace) -> int:
                     if cap.state == "ended":
                         break
                     continue
-                emit(rec.read(pkt.image, frame_no=pkt.seq, time_s=pkt.time), pkt.image, f"frame {pkt.seq}")
+                obs = rec.read(pkt.image, frame_no=pkt.seq, time_s=pkt.time)
+                emit(obs, pkt.image, f"frame {pkt.seq}", f"{pkt.seq:05d}")
                 n += 1
         return 0
     src.open()
@@ -297,7 +312,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
             img = src.read()
             if img is None:
                 break
-            emit(rec.read(img, frame_no=n), img, f"frame {n}")
+            emit(rec.read(img, frame_no=n), img, f"frame {n}", f"{n:05d}")
             n += 1
     finally:
         src.close()

@@ -38,6 +38,14 @@ def test_enroll_from_a_game_file_then_recognize(files, tmp_path, capsys):
     obs = Observation.from_dict(json.loads(out.splitlines()[0]))
     assert obs.registered and len(obs.row) == 12 and obs.hexes
     assert cv2.imread(str(ann)).shape == (720, 1280, 3)
+    # several images: one drawing each, named after the image (not only the last one kept)
+    many = tmp_path / "many" / "seen.png"
+    rc = main(["recognize", str(files / "mid.jpg"), str(files / "setup.png"), "-e", str(box), "--annotate", str(many)])
+    assert rc == 0 and len(capsys.readouterr().out.splitlines()) >= 2
+    drawn = sorted(p.name for p in many.parent.iterdir())
+    assert drawn == ["seen-001-mid.png", "seen-002-setup.png"], drawn
+    a, b = (cv2.imread(str(many.parent / n)) for n in drawn)
+    assert a.shape == b.shape == (720, 1280, 3) and (a != b).any()
     rc = main(["recognize", str(files / "mid.jpg"), "-e", str(box), "--baseline"])
     out = capsys.readouterr().out
     assert rc == 0 and "registered with markers" in out and "row:" in out
