@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define SA_CORE_ABI 1 /* the encodings' version: bump with fast.ABI whenever an encoding changes */
 #define MAXP 8    /* players */
 #define MAXCP 8   /* card places */
 #define MAXPL 32  /* places */
@@ -1001,6 +1002,9 @@ static int read_rngs(Ctx *c, const uint32_t *rngs, int nrngs) {
 
 /* --- entry points ------------------------------------------------------------------------------- */
 /* Decode a profile and a position and encode the position again (round-trip checks, validation). */
+/* The version of the encodings this build reads and writes (fast.py refuses another). */
+int32_t sa_core_abi(void) { return SA_CORE_ABI; }
+
 int sa_recode(const int32_t *prof, int32_t nprof, const int32_t *pos, int32_t npos, int32_t *out, int32_t out_cap,
               int32_t *out_len) {
     if (!prof || !pos || !out || !out_len || nprof < 0 || npos < 0 || out_cap < 0) return SA_BAD_ARGS;

@@ -62,6 +62,9 @@ _ERRORS = {
     -6: "out of memory",
     -7: "bad arguments (RNG states, seats)",
 }
+ABI = 1
+"""The version of the flat encodings (``SA_CORE_ABI`` in _core.c): a library built from another
+version of the C source (pulled, not rebuilt) is not used."""
 _I32 = "i" if array("i").itemsize == 4 else "l"
 _U32 = "I" if array("I").itemsize == 4 else "L"
 _LIB: list[Any] = []
@@ -87,6 +90,15 @@ def _load() -> Any:
             except OSError:
                 lib = None
         if lib is not None:
+            abi = getattr(lib, "sa_core_abi", None)
+            if abi is None:
+                lib = None
+            else:
+                abi.restype = ctypes.c_int32
+                abi.argtypes = []
+                if abi() != ABI:
+                    lib = None
+        if lib is not None:
             i32p = ctypes.POINTER(ctypes.c_int32)
             u32p = ctypes.POINTER(ctypes.c_uint32)
             i32 = ctypes.c_int32
@@ -102,7 +114,7 @@ def _load() -> Any:
 
 
 def available() -> bool:
-    """The C core is built and loads."""
+    """The C core is built, loads and reads this module's encodings (:data:`ABI`)."""
     return _load() is not None
 
 
@@ -110,7 +122,8 @@ def _lib() -> Any:
     lib = _load()
     if lib is None:
         raise CoreError(
-            "the C playout core games/stoneage/rules/_core is not built (python setup.py build_ext --inplace)"
+            "the C playout core games/stoneage/rules/_core is not built, or built from another version of "
+            "_core.c (python setup.py build_ext --inplace)"
         )
     return lib
 

@@ -141,8 +141,14 @@ def profile_counts():
 
 
 def test_the_core_is_built():
-    """The C library is built and loads (CI builds it; a missing library fails here, it never skips)."""
+    """The C library is built and loads (CI builds it; a missing library fails here, it never skips),
+    and it reads the encodings of this fast.py: the C source says the same version."""
     assert fast.available()
+    import re
+    from pathlib import Path
+
+    source = (Path(fast.__file__).parent / "_core.c").read_text()
+    assert int(re.search(r"#define SA_CORE_ABI (\d+)", source).group(1)) == fast.ABI
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -317,3 +323,13 @@ def test_seat_names_do_not_matter():
     a = run(s0, 3, True)
     b = run(renamed, 3, True)
     assert a[1] == b[1] and a[2] == b[2]
+
+
+def test_a_library_of_another_encoding_version_is_not_used(monkeypatch):
+    """A library built from another version of _core.c (the code pulled, not rebuilt) is refused:
+    the games run in Python, and asking for the core says why."""
+    monkeypatch.setattr(fast, "ABI", fast.ABI + 1)
+    monkeypatch.setattr(fast, "_LIB", [])
+    assert not fast.available()
+    with pytest.raises(CoreError, match="another version"):
+        fast._lib()
