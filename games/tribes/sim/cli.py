@@ -72,7 +72,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=_guard(cmd_photo_pack))
 
 
-
 def _game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", nargs="?", help="journal or position JSON (or use --simulate)")
     p.add_argument("--simulate", type=int, metavar="SEED", help="render a simulated game instead of a file")
@@ -360,13 +359,26 @@ def cmd_pack(args: argparse.Namespace) -> int:
 
 
 def cmd_photo_pack(args: argparse.Namespace) -> int:
+    """Build a pack from photos: one line per doubtful photo and a summary; every bad photo of the
+    run is reported at once (exit 2) and nothing is written then."""
     from games.tribes.sim.packs import builtin_pack
     from games.tribes.vision.layout import resolve_layout
-    from games.tribes.vision.photopack import build_pack
+    from games.tribes.vision.photopack import build_photo_pack
 
     layout = resolve_layout(args.layout)
     prof = _profile(args.profile)
     fill = builtin_pack(args.fill_from, prof) if args.fill_from else None
-    pack = build_pack(args.photos, args.output, prof, fill, args.name, layout.dictionary)
-    sys.stdout.write(f"wrote {args.output}: {len(pack.faces)} faces\n")
+    pack, report = build_photo_pack(args.photos, args.output, prof, fill, args.name, layout.dictionary, layout)
+    for rep in report["photos"]:
+        if rep["verdict"] != "ok":
+            sys.stdout.write(
+                f"doubtful: {Path(args.photos) / rep['photo']} ({rep['face']}): {'; '.join(rep['reasons'])}\n"
+            )
+    s = report["summary"]
+    filled = f"; {s['filled']} filled from {s['filled_from']}" if s["filled"] else ""
+    out = Path(args.output)
+    sys.stdout.write(
+        f"wrote {args.output}: {len(pack.faces)} faces ({s['photos']} from photos: {s['ok']} ok, "
+        f"{s['doubtful']} doubtful{filled}); look at {out / 'contact-sheet.png'}, details in {out / 'report.json'}\n"
+    )
     return 0

@@ -32,7 +32,8 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def guard(fn: Handler) -> Handler:
-    """Turn the vision package's user errors into one line on stderr and status 2."""
+    """Turn the vision package's user errors into one line on stderr and status 2 (one line per
+    problem for an error that carries several, e.g. :class:`vision.errors.PhotoPackErrors`)."""
 
     def run(args: argparse.Namespace) -> int:
         from games.tribes.vision.observation import ObservationError
@@ -41,14 +42,14 @@ def guard(fn: Handler) -> Handler:
         try:
             return fn(args)
         except (VisionError, ObservationError) as exc:
-            sys.stderr.write(f"table-companion: error: {exc}\n")
+            for problem in getattr(exc, "problems", None) or [exc]:
+                sys.stderr.write(f"table-companion: error: {problem}\n")
             return 2
         except OSError as exc:
             sys.stderr.write(f"table-companion: error: {exc.filename or ''}: {exc.strerror or exc}\n")
             return 2
 
     return run
-
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
