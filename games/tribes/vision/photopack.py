@@ -65,6 +65,7 @@ SIZE_TOLERANCE = 0.12
 MAX_ASPECT_ERROR = 0.10
 MIN_CONTRAST = 12.0
 MIN_PAPER_LEVEL = 40.0
+CLIPPED_LEVEL = 250.0
 
 
 @dataclass
@@ -277,7 +278,14 @@ def tile_mask(rect: np.ndarray, paper_level: float | None = None) -> np.ndarray:
     out = (labels == best).astype(np.uint8) * 255
     contours, _ = cv2.findContours(out, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     filled = np.zeros_like(out)
-    cv2.drawContours(filled, contours, -1, 255, -1)
+    x, y, w, h = stats[best, :4]
+    if min(x, y) <= b + 2 or x + w >= m.shape[1] - b - 2 or y + h >= m.shape[0] - b - 2:
+        # the tile runs out of the window: its outline is open there, so take its convex hull
+        # (tiles are convex) rather than a fill that would keep only the tile's frame
+        hull = cv2.convexHull(np.vstack(contours))
+        cv2.fillConvexPoly(filled, hull, 255)
+    else:
+        cv2.drawContours(filled, contours, -1, 255, -1)
     return filled
 
 
@@ -385,6 +393,13 @@ def cut_sheet_photo(
         rep.notes.append("not white-balanced")
     if float(colour.mean()) < MIN_PAPER_LEVEL:
         rep.doubt(f"the paper is very dark ({colour.mean():.0f} of 255): photograph it in more light")
+    clipped = [name for name, v in zip("BGR", colour, strict=True) if v >= CLIPPED_LEVEL]
+    if clipped and float(colour.min()) < 0.9 * float(colour.max()):
+        # a saturated channel cannot be balanced: the face keeps part of the cast
+        rep.doubt(
+            f"the paper is over-exposed in {'/'.join(clipped)} under tinted light, so the face may keep a colour "
+            "cast: photograph with less exposure"
+        )
     level = float(np.median(page[paper].max(axis=1)))
     _, _, ww, wh = capture_sheet(dictionary).window
     m = _px(PAGE_MARGIN_MM)
@@ -405,6 +420,12 @@ def cut_sheet_photo(
     inner = cv2.erode(mask, np.ones((7, 7), np.uint8)) > 0
     inner = inner if inner.any() else tile
     rep.contrast = float(np.linalg.norm(lab[inner] - np.median(paper_lab, axis=0), axis=1).mean())
+    band = _px(EDGE_BAND_MM)
+    ring = np.zeros_like(tile)
+    ring[band - 1 : -band + 1, band - 1 : -band + 1] = True
+    ring[band + 2 : -band - 2, band + 2 : -band - 2] = False
+    if np.count_nonzero(ring & tile) > 10:
+        rep.doubt("the tile reaches the window's edge: lay it in the middle of the window")
     k = RECTIFY_PX_PER_MM
     expect = expected_size_mm(key, layout)
     if hexagonal:
@@ -416,13 +437,7 @@ def cut_sheet_photo(
         if abs(a - b) / max(a, b) > MAX_ASPECT_ERROR:
             rep.doubt(f"the tile measures {a:.0f} x {b:.0f} mm, not square")
     rep.size_ratio = size / expect
-    rep.outline_mm = [[round((x + 0.5) / k, 2), round((y + 0.5) / k, 2)] for x, y in corners]
-    band = _px(EDGE_BAND_MM)
-    ring = np.zeros_like(tile)
-    ring[band - 1 : -band + 1, band - 1 : -band + 1] = True
-    ring[band + 2 : -band - 2, band + 2 : -band - 2] = False
-    if np.count_nonzero(ring & tile) > 10:
-        rep.doubt("the tile reaches the window's edge: lay it in the middle of the window")
+    rep.outline_mm = [[round(float(x + 0.5) / k, 2), round(float(y + 0.5) / k, 2)] for x, y in corners]
     if rep.coverage < MIN_COVERAGE:
         rep.doubt(f"the fitted {shape} leaves {1 - rep.coverage:.0%} of what looks like tile outside it")
     if rep.spill > MAX_SPILL:
