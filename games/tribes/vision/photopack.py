@@ -11,12 +11,20 @@ names are listed by ``table-companion render pack --faces``), or map photo names
                 "IMG_2232.jpg": {"face": "action-off", "corners": [[812, 400], [1230, 410], [1225, 830], [805, 822]]}}}
 
 For each photo the markers give the page plane (a homography from photo pixels to page
-millimetres); the page is rectified, the tile is found as the large region that is not white paper,
+millimetres); the page is rectified and white-balanced on the bare paper around the window (per
+channel gains that make the paper neutral white, so a warm or cold paper is not taken for tile and
+the face keeps no colour cast), the tile is found as the large region that is not white paper,
 and its outline is fitted: a rectangle (action, event and achievement tiles) or a regular hexagon
 (landscape tiles). The face is then cut out upright: the tile's rotation is taken to the nearest
 upright position (within 45 degrees for rectangles, 30 for hexagons). A photo without the sheet can
 give the tile's corners in the manifest instead (4 corners clockwise from the top-left, or 6 for a
-hexagon clockwise from its right-hand corner, in photo pixels).
+hexagon clockwise from its right-hand corner, in photo pixels; no white balance then).
+
+Every cut gets a :class:`FitReport` (coverage, spill onto paper, contrast, size against the
+layout's, the gains; verdict ``ok`` or ``doubtful`` with reasons); :func:`build_photo_pack` writes
+them to ``report.json`` with a ``contact-sheet.png`` of every cut face. Every photo is tried and
+every one that cannot be used is reported together (:class:`vision.errors.PhotoPackErrors`), with
+nothing written.
 """
 
 from __future__ import annotations
