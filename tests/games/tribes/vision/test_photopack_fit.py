@@ -231,3 +231,21 @@ def _only(folder, name: str):
     d.mkdir(exist_ok=True)
     shutil.copy(folder / name, d / name)
     return d
+
+
+def test_a_photo_cut_at_manifest_corners_is_not_balanced_and_the_report_says_so(tmp_path):
+    from games.tribes.vision.photopack import build_photo_pack
+
+    d = tmp_path / "ph"
+    d.mkdir()
+    img = np.full((300, 300, 3), (90, 160, 230), np.uint8)  # a warm-looking photo, no sheet
+    img[50:250, 60:260] = (0, 0, 255)
+    cv2.imwrite(str(d / "action-off.png"), img)
+    corners = [[60, 50], [259, 50], [259, 249], [60, 249]]
+    (d / "manifest.json").write_text(json.dumps({"photos": {"action-off.png": {"corners": corners}}}))
+    pack, report = build_photo_pack(d, tmp_path / "out", fill_from=builtin_pack("classic"))
+    assert pack.faces["action-off"][128, 128].tolist() == [0, 0, 255]  # colours as photographed
+    (rep,) = report["photos"]
+    assert rep["method"] == "corners" and rep["gains_bgr"] is None and rep["coverage"] is None
+    assert any("no white balance" in n for n in rep["notes"])
+    assert json.loads((tmp_path / "out" / "report.json").read_text()) == report
