@@ -82,11 +82,19 @@ def _lab(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32) * np.array([100 / 255, 1, 1], np.float32)
 
 
+def _inner(img: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    return _lab(img)[h // 6 : h - h // 6, w // 6 : w - w // 6]
+
+
 def _delta_e(a: np.ndarray, b: np.ndarray) -> float:
-    """Mean CIE76 ΔE between two cut faces, over their inner part (edges left out)."""
-    h, w = a.shape[:2]
-    inner = (slice(h // 6, h - h // 6), slice(w // 6, w - w // 6))
-    return float(np.linalg.norm(_lab(a)[inner] - _lab(b)[inner], axis=-1).mean())
+    """Mean CIE76 ΔE between two cut faces, pixel by pixel over their inner part (edges left out)."""
+    return float(np.linalg.norm(_inner(a) - _inner(b), axis=-1).mean())
+
+
+def _colour_delta_e(a: np.ndarray, b: np.ndarray) -> float:
+    """CIE76 ΔE between the mean colours of two cut faces' inner parts (the colour cast left)."""
+    return float(np.linalg.norm(_inner(a).reshape(-1, 3).mean(0) - _inner(b).reshape(-1, 3).mean(0)))
 
 
 LIGHTS = {  # cast, exposure (a phone exposes for the page: ~0.77 keeps the paper below clipping)
@@ -110,6 +118,7 @@ def test_tinted_photos_are_cut_like_an_untinted_one(key, hexagonal, size):
         corner_err = np.abs(np.array(rep.outline_mm) - np.array(ref.outline_mm)).max()
         assert corner_err <= 0.6, (name, corner_err)  # mm (3.6 rectified px)
         assert _delta_e(img, ref_img) < 6.0, name
+        assert _colour_delta_e(img, ref_img) < 2.5, name  # no cast left (the cast alone: ΔE 17-26)
         # the gains undo the cast: blue raised and red lowered under warm light, and the reverse
         b, _, r = rep.gains
         assert (b > r) == (cast[0] < cast[2]), (name, rep.gains)
@@ -128,10 +137,13 @@ def test_without_white_balance_a_warm_photo_takes_paper_for_tile_and_says_so():
     fit report still calls it doubtful (never silently ok); with it the cut is right."""
     face = builtin_pack("classic").faces["action-off"]
     img = sheet_photo(face, False, 46.0, WARM, 0.78, seed=3)
-    _, raw = cut_sheet_photo(img, "action-off", balance=False)
+    raw_img, raw = cut_sheet_photo(img, "action-off", balance=False)
     assert raw.verdict == "doubtful" and raw.size_ratio > 1.2, raw.to_json()
-    _, fixed = cut_sheet_photo(img, "action-off")
+    fixed_img, fixed = cut_sheet_photo(img, "action-off")
     assert fixed.verdict == "ok" and abs(fixed.size_ratio - 1) < 0.03
+    # and the cast the white balance removes is large
+    ref_img, _ = cut_sheet_photo(sheet_photo(face, False, 46.0), "action-off")
+    assert _colour_delta_e(fixed_img, ref_img) < 2.5 < 20 < _colour_delta_e(raw_img, ref_img)
 
 
 def test_a_tile_at_the_window_edge_or_missing_is_never_silently_ok():
