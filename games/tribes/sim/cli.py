@@ -5,7 +5,8 @@
 * ``render video GAME -o out.mp4`` (or a folder) renders the whole game move by move, with a
   progress bar and the ground truth per frame (``out.truth.json``);
 * ``render pack`` lists face names, checks a pack folder or exports a built-in pack;
-* ``render photo-pack PHOTOS -o PACK`` builds a pack from photos of your tiles;
+* ``render photo-pack PHOTOS -o PACK`` builds a pack from photos of your tiles (white-balanced on the
+  capture paper; ``report.json`` and ``contact-sheet.png`` say how sure each cut is);
 
 ``print-markers``, ``layout``, ``enroll`` and ``recognize`` are the product's camera commands
 (:mod:`games.tribes.vision.cli`).
@@ -64,7 +65,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = rsub.add_parser("photo-pack", help="build an art pack from photos of your tiles on the capture sheet")
     p.add_argument("photos", help="folder of photos named after their faces (or with a manifest.json)")
-    p.add_argument("-o", "--output", required=True, help="pack folder to write")
+    p.add_argument(
+        "-o", "--output", required=True, help="pack folder to write (with report.json and contact-sheet.png)"
+    )
     p.add_argument("--fill-from", metavar="STYLE", help="take faces without a photo from this built-in pack")
     p.add_argument("--name", help="pack name")
     p.add_argument("--layout", help="layout JSON whose marker dictionary the sheet uses (default: shipped)")
