@@ -32,6 +32,20 @@ class PhotoPackError(VisionFileError):
     """Photos of tiles that cannot be turned into an art pack."""
 
 
+class PhotoPackErrors(PhotoPackError):
+    """Several photos that cannot be used, reported together: ``problems`` holds one
+    :class:`PhotoPackError` per photo; ``str()`` is one line per problem (the CLI prints each with
+    its own ``error:`` prefix). ``source``/``field``/``reason`` are the first problem's."""
+
+    def __init__(self, problems: list[PhotoPackError]) -> None:
+        if not problems:
+            raise ValueError("PhotoPackErrors needs at least one problem")
+        self.problems = list(problems)
+        first = self.problems[0]
+        self.source, self.field, self.reason = first.source, first.field, first.reason
+        ValueError.__init__(self, "\n".join(str(p) for p in self.problems))
+
+
 class CameraError(VisionError):
     """Camera settings outside what the renderer supports (tilt, resolution, …)."""
 

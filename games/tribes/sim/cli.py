@@ -5,7 +5,8 @@
 * ``render video GAME -o out.mp4`` (or a folder) renders the whole game move by move, with a
   progress bar and the ground truth per frame (``out.truth.json``);
 * ``render pack`` lists face names, checks a pack folder or exports a built-in pack;
-* ``render photo-pack PHOTOS -o PACK`` builds a pack from photos of your tiles;
+* ``render photo-pack PHOTOS -o PACK`` builds a pack from photos of your tiles (white-balanced on the
+  capture paper; ``report.json`` and ``contact-sheet.png`` say how sure each cut is);
 
 ``print-markers``, ``layout``, ``enroll`` and ``recognize`` are the product's camera commands
 (:mod:`games.tribes.vision.cli`).
@@ -64,13 +65,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = rsub.add_parser("photo-pack", help="build an art pack from photos of your tiles on the capture sheet")
     p.add_argument("photos", help="folder of photos named after their faces (or with a manifest.json)")
-    p.add_argument("-o", "--output", required=True, help="pack folder to write")
+    p.add_argument(
+        "-o", "--output", required=True, help="pack folder to write (with report.json and contact-sheet.png)"
+    )
     p.add_argument("--fill-from", metavar="STYLE", help="take faces without a photo from this built-in pack")
     p.add_argument("--name", help="pack name")
     p.add_argument("--layout", help="layout JSON whose marker dictionary the sheet uses (default: shipped)")
     p.add_argument("--profile", help="box profile JSON (default: the shipped profile)")
     p.set_defaults(func=_guard(cmd_photo_pack))
-
 
 
 def _game_args(p: argparse.ArgumentParser) -> None:
@@ -360,13 +362,26 @@ def cmd_pack(args: argparse.Namespace) -> int:
 
 
 def cmd_photo_pack(args: argparse.Namespace) -> int:
+    """Build a pack from photos: one line per doubtful photo and a summary; every bad photo of the
+    run is reported at once (exit 2) and nothing is written then."""
     from games.tribes.sim.packs import builtin_pack
     from games.tribes.vision.layout import resolve_layout
-    from games.tribes.vision.photopack import build_pack
+    from games.tribes.vision.photopack import build_photo_pack
 
     layout = resolve_layout(args.layout)
     prof = _profile(args.profile)
     fill = builtin_pack(args.fill_from, prof) if args.fill_from else None
-    pack = build_pack(args.photos, args.output, prof, fill, args.name, layout.dictionary)
-    sys.stdout.write(f"wrote {args.output}: {len(pack.faces)} faces\n")
+    pack, report = build_photo_pack(args.photos, args.output, prof, fill, args.name, layout.dictionary, layout)
+    for rep in report["photos"]:
+        if rep["verdict"] != "ok":
+            sys.stdout.write(
+                f"doubtful: {Path(args.photos) / rep['photo']} ({rep['face']}): {'; '.join(rep['reasons'])}\n"
+            )
+    s = report["summary"]
+    filled = f"; {s['filled']} filled from {s['filled_from']}" if s["filled"] else ""
+    out = Path(args.output)
+    sys.stdout.write(
+        f"wrote {args.output}: {len(pack.faces)} faces ({s['photos']} from photos: {s['ok']} ok, "
+        f"{s['doubtful']} doubtful{filled}); look at {out / 'contact-sheet.png'}, details in {out / 'report.json'}\n"
+    )
     return 0

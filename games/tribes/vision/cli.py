@@ -7,7 +7,7 @@
   (``--truth``) or an observation file with the seats' colours (``--labels FILE --colours
   red,blue``). ``--extra IMAGE=LABELS`` adds more frames (LABELS: a position/journal, a truth or an
   observation file), ``--pack DIR`` an art pack (e.g. from ``render photo-pack``) for tiles that
-  appear later.
+  appear later: only the faces the frames did not show are added (``--pack-all``: every face).
 * ``recognize IMAGE… --enrollment my-box.json [--json] [--annotate OUT.png]`` reads images (or a
   folder, a video file, a camera index or stream URL with ``--stream``) and prints the
   Observation(s); ``--baseline`` uses the colour-histogram baseline instead of the models;
@@ -32,7 +32,8 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def guard(fn: Handler) -> Handler:
-    """Turn the vision package's user errors into one line on stderr and status 2."""
+    """Turn the vision package's user errors into one line on stderr and status 2 (one line per
+    problem for an error that carries several, e.g. :class:`vision.errors.PhotoPackErrors`)."""
 
     def run(args: argparse.Namespace) -> int:
         from games.tribes.vision.observation import ObservationError
@@ -41,14 +42,14 @@ def guard(fn: Handler) -> Handler:
         try:
             return fn(args)
         except (VisionError, ObservationError) as exc:
-            sys.stderr.write(f"table-companion: error: {exc}\n")
+            for problem in getattr(exc, "problems", None) or [exc]:
+                sys.stderr.write(f"table-companion: error: {problem}\n")
             return 2
         except OSError as exc:
             sys.stderr.write(f"table-companion: error: {exc.filename or ''}: {exc.strerror or exc}\n")
             return 2
 
     return run
-
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -85,7 +86,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="IMAGE=LABELS",
         help="another photo and what it shows (position/journal, truth or observation file)",
     )
-    p.add_argument("--pack", help="an art pack folder (e.g. from render photo-pack) for tiles not on the table")
+    p.add_argument(
+        "--pack", help="an art pack folder (e.g. from render photo-pack): its faces the frames did not show are added"
+    )
+    p.add_argument("--pack-all", action="store_true", help="with --pack: add every face of the pack, shown or not")
     p.add_argument("--layout", help="table layout JSON (default: the shipped 4-player table)")
     p.add_argument("--seats", metavar="I,J,…", help="layout seats of the players (default: 0,2 for two players)")
     p.add_argument("--profile", help="box profile JSON (default: the shipped profile)")
@@ -218,8 +222,18 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         img, lab_path = item.split("=", 1)
         obs, ex_seats, _ = labels_from_file(lab_path, None, profile)
         enroller.add_frame(_read_image(img), obs, ex_seats, source=img)
+    pack_line = ""
     if args.pack:
-        enroller.add_pack(load_pack(args.pack, profile), source=args.pack)
+        pack = load_pack(args.pack, profile)
+        shown = [k for k in sorted(pack.faces) if enroller.shown_by_frames(k)]
+        taken = enroller.add_pack(pack, source=args.pack, only_missing=not args.pack_all)
+        if args.pack_all:
+            pack_line = f"pack {args.pack}: took all {taken} faces (--pack-all; {len(shown)} the frames showed too)\n"
+        else:
+            pack_line = (
+                f"pack {args.pack}: took {taken} face(s) the frames did not show; "
+                f"skipped {len(shown)} the frames showed already (--pack-all takes them too)\n"
+            )
     enr = enroller.build()
     enr.seat_order = order
     enr.layout_file = str(Path(args.layout).resolve()) if args.layout else ""
@@ -229,6 +243,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         f"enrolled {len(enr.labels['hex'])} land, {len(enr.labels['row'])} row and {len(enr.labels['board'])} board "
         f"windows; colours {', '.join(sorted(enr.colours))}: {js}, {npz}\n"
     )
+    sys.stdout.write(pack_line)
     if missing:
         shown = ", ".join(missing[:8]) + (" …" if len(missing) > 8 else "")
         sys.stdout.write(f"not enrolled ({len(missing)}; cannot be recognised until added): {shown}\n")

@@ -382,6 +382,7 @@ class Enroller:
         self.sampler = Sampler()
         self.windows: dict[str, list[np.ndarray]] = {g: [] for g in GROUPS}
         self.labels: dict[str, list[str]] = {g: [] for g in GROUPS}
+        self.frame_labels: dict[str, set[str]] = {g: set() for g in GROUPS}  # learned from frames
         self.seats: dict[int, str] = {}
         self.colour_samples: dict[str, list[tuple[np.ndarray, float]]] = {}
         self.shell_samples: list[np.ndarray] = []
@@ -425,12 +426,21 @@ class Enroller:
             if self.seats.get(s, c) != c:
                 raise EnrollmentError(source, "seats", f"seat {s} was {self.seats[s]!r} before, now {c!r}")
             self.seats[s] = c
+        before = {g: len(self.labels[g]) for g in GROUPS}
         self._land(image, reg, norm, labels, seats)
         self._row(image, reg, norm, labels)
         self._board(image, reg, norm, labels)
+        for g in GROUPS:
+            self.frame_labels[g].update(self.labels[g][before[g] :])
         self._colours(image, reg, norm, labels, seats, table)
         self.sources.append(source)
         return reg
+
+    def shown_by_frames(self, key: str) -> bool:
+        """True when the frames added so far showed face ``key`` (e.g. ``resource-goat``,
+        ``action-off``): it was enrolled from the table, so a pack need not add it again."""
+        group, label, *_ = self._face_target(key)
+        return group is not None and label in self.frame_labels[group]
 
     def _land(
         self, image: np.ndarray, reg: Registration, norm: ColourNorm, labels: Observation, seats: Mapping[int, str]
@@ -526,15 +536,21 @@ class Enroller:
             col, _ = piece_colour(px, table, share=0.08)
             self.shell_samples.append(col)
 
-    def add_pack(self, pack: Any, faces: Sequence[str] | None = None, source: str = "pack") -> int:
+    def add_pack(
+        self, pack: Any, faces: Sequence[str] | None = None, source: str = "pack", only_missing: bool = False
+    ) -> int:
         """Learn tiles from an art pack (e.g. built from photos with ``render photo-pack``): each face
         is laid, at its size, on the enrolled table colour and seen at about the camera's
-        resolution. ``faces`` limits the faces used (default: every face the pack has). Returns the
-        number of faces learned. Call after at least one frame (the table colour comes from it)."""
+        resolution. ``faces`` limits the faces used (default: every face the pack has);
+        ``only_missing`` leaves out the faces the frames showed already (:meth:`shown_by_frames`),
+        as ``table-companion enroll --pack`` does. Returns the number of faces learned. Call after
+        at least one frame (the table colour comes from it)."""
         if not self.table_samples:
             raise EnrollmentError(source, "", "add a table frame before an art pack (the table colour comes from it)")
         table = np.median(np.stack(self.table_samples), axis=0)
         keys = list(faces) if faces is not None else sorted(pack.faces)
+        if only_missing:
+            keys = [k for k in keys if not self.shown_by_frames(k)]
         n = 0
         for key in keys:
             img = pack.faces.get(key)

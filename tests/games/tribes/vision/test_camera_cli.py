@@ -117,3 +117,30 @@ def test_recognize_a_stream_of_frames_settles_after_quiet_frames(files, tmp_path
     assert [o.settled for o in lines] == [False] * 6 + [True] * 2
     assert all(o.registered and not o.hand_in_view for o in lines)
     assert not lines[0].hexes and lines[6].hexes and lines[6].row  # only settled frames are read
+
+
+def test_enroll_pack_takes_only_the_faces_the_table_did_not_show(files, tmp_path, capsys):
+    import re
+    from collections import Counter
+
+    pack = tmp_path / "pack"
+    assert main(["render", "pack", "--style", "classic", "-o", str(pack)]) == 0
+    capsys.readouterr()
+    base = ["enroll", str(files / "setup.png"), "--truth", str(files / "setup.json")]
+    counts = {}
+    outs = {}
+    for name, extra in (("none", []), ("pack", ["--pack", str(pack)]), ("all", ["--pack", str(pack), "--pack-all"])):
+        assert main([*base, *extra, "-o", str(tmp_path / f"{name}.json")]) == 0
+        outs[name] = capsys.readouterr().out
+        labels = json.loads((tmp_path / f"{name}.json").read_text())["labels"]
+        counts[name] = Counter(f"{g}:{x}" for g, xs in labels.items() for x in xs)
+    shown = {k for k in counts["none"] if k.startswith(("hex:resource:", "row:action:"))}
+    assert shown  # the setup shows landscape and action tiles
+    for k in shown:  # what the table showed is not added again by default …
+        assert counts["pack"][k] == counts["none"][k], k
+        assert counts["all"][k] > counts["none"][k], k  # … but is with --pack-all
+    assert counts["none"]["hex:exhausted"] == 0 < counts["pack"]["hex:exhausted"]  # what it lacked is added
+    line = next(x for x in outs["pack"].splitlines() if x.startswith(f"pack {pack}:"))
+    taken, skipped = (int(w) for w in re.findall(r"took (\d+) face\(s\).*skipped (\d+)", line)[0])
+    assert skipped >= len(shown) and taken > 0
+    assert f"pack {pack}: took all {taken + skipped} faces (--pack-all" in outs["all"]
