@@ -58,8 +58,11 @@ from vision.markers import capture_sheet, detect
 
 RECTIFY_PX_PER_MM = 6.0
 REPORT_FORMAT = "tribes-photo-pack-report"
-PAPER_WHITE = 235.0
-"""Level every channel of the capture paper is brought to by the white balance."""
+PAPER_WHITE = 255.0
+"""Level every channel of the capture paper is brought to by the white balance: unprinted paper is
+the white of :mod:`vision.colour`'s normalisation (printed white 255 = 1.0; the reference patch's
+white field is printed at 245), so a cut face has the values the table's normalised frames give the
+same tile and its enrolled examples match what the camera sees."""
 PAGE_MARGIN_MM = 26.0
 """Paper rectified around the window (mm on each side); the white balance samples it."""
 EDGE_BAND_MM = 3.0

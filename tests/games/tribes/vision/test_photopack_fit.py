@@ -186,7 +186,7 @@ def test_photo_pack_writes_a_report_and_a_contact_sheet(photos, tmp_path, capsys
     goat = by_face["resource-goat"]
     assert goat["verdict"] == "ok" and goat["method"] == "sheet" and goat["coverage"] > 0.96
     b, _, r = goat["gains_bgr"]
-    assert b > 1.2 and r < 1.0  # the warm cast undone
+    assert b > 1.5 * r  # the warm cast undone: blue raised far more than red
     sheet = cv2.imread(str(out / "contact-sheet.png"))
     assert sheet is not None and sheet.shape[1] >= 3 * 256
     # the doubtful cell is framed in red
