@@ -21,7 +21,7 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any, Protocol
 
-from games.stoneage.rules.errors import IllegalMoveError
+from games.stoneage.rules.errors import CoreError, IllegalMoveError
 from games.stoneage.rules.moves import (
     AnyMove,
     AnyRes,
@@ -1125,12 +1125,18 @@ def playout(
     When every chooser is a RandomPlayer and the C core is built, the core plays the game
     (:mod:`games.stoneage.rules.fast`: the same moves, final State and RNG states, bit for bit).
     ``fast=False`` (or the environment variable ``STONEAGE_CORE=0``) forces this Python code;
-    ``fast=True`` requires the core (CoreError when it cannot play the game)."""
+    ``fast=True`` requires the core (CoreError when it cannot play the game); by default a game the
+    core refuses (past its fixed limits) is played by this Python code."""
     if fast is not False:
         from games.stoneage.rules import fast as core  # lazily: fast imports players, which imports engine
 
         if fast or (os.environ.get("STONEAGE_CORE") != "0" and core.usable(state, choosers, rng)):
-            return core.playout(state, choosers, rng, max_moves, log)
+            try:
+                return core.playout(state, choosers, rng, max_moves, log)
+            except CoreError:
+                if fast:
+                    raise
+                # past the core's fixed limits: the Python code plays it (nothing was changed)
     w = Work(state)
     for i in range(w.n):
         w.tribe(i)

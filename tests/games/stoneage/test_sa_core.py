@@ -333,3 +333,21 @@ def test_a_library_of_another_encoding_version_is_not_used(monkeypatch):
     assert not fast.available()
     with pytest.raises(CoreError, match="another version"):
         fast._lib()
+
+
+def test_a_game_the_core_refuses_is_played_in_python_unless_the_core_is_asked_for(monkeypatch):
+    """By default a game the core cannot play (past its fixed limits) runs in Python with the same
+    result; ``fast=True`` says why it cannot."""
+    from games.stoneage.rules.players import RandomPlayer
+
+    s0 = new(4)
+    want = engine.playout(s0, [RandomPlayer(i) for i in range(4)], random.Random(5), fast=False)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise CoreError("the C core refused the game: past its limits")
+
+    monkeypatch.setattr(fast, "playout", refuse)
+    got = engine.playout(s0, [RandomPlayer(i) for i in range(4)], random.Random(5))
+    assert got == want
+    with pytest.raises(CoreError, match="past its limits"):
+        engine.playout(s0, [RandomPlayer(i) for i in range(4)], random.Random(5), fast=True)
