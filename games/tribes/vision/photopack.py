@@ -52,6 +52,7 @@ from games.tribes.vision.artpack import (
     required_faces,
 )
 from games.tribes.vision.layout import resolve_layout
+from vision.colour import lab
 from vision.errors import ImageTooLargeError, PhotoPackError, PhotoPackErrors
 from vision.images import read_image
 from vision.markers import capture_sheet, detect
@@ -427,11 +428,11 @@ def cut_sheet_photo(
     rep.coverage = np.count_nonzero(tile & poly) / max(np.count_nonzero(tile), 1)
     rep.spill = np.count_nonzero(poly & ~tile) / max(np.count_nonzero(poly), 1)
     # colour contrast: the tile (its edge left out) against the paper, CIE76 ΔE
-    lab = cv2.cvtColor(win, cv2.COLOR_BGR2LAB).astype(np.float32) * np.array([100 / 255, 1, 1], np.float32)
-    paper_lab = cv2.cvtColor(page, cv2.COLOR_BGR2LAB)[paper].astype(np.float32) * np.array([100 / 255, 1, 1])
+    win_lab = lab(win / 255.0)
+    paper_lab = lab(page[paper] / 255.0)
     inner = cv2.erode(mask, np.ones((7, 7), np.uint8)) > 0
     inner = inner if inner.any() else tile
-    rep.contrast = float(np.linalg.norm(lab[inner] - np.median(paper_lab, axis=0), axis=1).mean())
+    rep.contrast = float(np.linalg.norm(win_lab[inner] - np.median(paper_lab, axis=0), axis=1).mean())
     band = _px(EDGE_BAND_MM)
     ring = np.zeros_like(tile)
     ring[band - 1 : -band + 1, band - 1 : -band + 1] = True
