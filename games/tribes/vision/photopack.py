@@ -214,13 +214,6 @@ def rectify_page(
     return rect, hom
 
 
-def rectify_sheet(photo: np.ndarray, dictionary: str = "DICT_4X4_50") -> tuple[np.ndarray, np.ndarray]:
-    """The capture sheet's window seen straight on (at RECTIFY_PX_PER_MM) and the homography from
-    photo pixels to rectified pixels. Raises ValueError when fewer than 3 sheet markers are seen."""
-    rect, hom = rectify_page(photo, dictionary, 0.0)
-    return rect, hom
-
-
 def paper_mask(
     shape: tuple[int, ...], margin_mm: float = PAGE_MARGIN_MM, dictionary: str = "DICT_4X4_50"
 ) -> np.ndarray:
