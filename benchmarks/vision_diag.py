@@ -33,6 +33,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from games.tribes.rules.game import simulate  # noqa: E402
+from games.tribes.rules.hexgrid import distance as hex_distance  # noqa: E402
 from games.tribes.rules.profile import default_profile  # noqa: E402
 from games.tribes.sim.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions  # noqa: E402
 from games.tribes.sim.packs import builtin_pack  # noqa: E402
@@ -94,16 +95,16 @@ def sessions(a: argparse.Namespace) -> Any:
 def diff(read: Observation, truth: Observation, errs: dict[str, Counter], where: str) -> None:
     """Record every wrong fact with its confusion."""
     rh = {(h.seat, h.hex): h for h in read.hexes}
+
+    def lab(x: Any) -> str:
+        if x is None:
+            return "unread"
+        if not x.tile:
+            return "empty"
+        return "exhausted" if x.exhausted else str(x.resource)
+
     for h in truth.hexes:
         r = rh.get((h.seat, h.hex))
-
-        def lab(x: Any) -> str:
-            if x is None:
-                return "unread"
-            if not x.tile:
-                return "empty"
-            return "exhausted" if x.exhausted else str(x.resource)
-
         if lab(r) != lab(h):
             errs["tile"][f"{lab(h)}->{lab(r)}"] += 1
             errs["tile@"][where] += 1
@@ -116,6 +117,18 @@ def diff(read: Observation, truth: Observation, errs: dict[str, Counter], where:
                 errs["members@"][where] += 1
                 errs["members_tile"][lab(h)] += 1
                 errs["members@seat"][f"{where} seat {h.seat} {lab(h)} {t}->{got}"] += 1
+    # phantoms: a tile read where none lies, by how confident and how far from the seat's true land
+    th = {(h.seat, h.hex): h for h in truth.hexes}
+    cut = {int(r.split(":")[1]) for r in truth.hidden if r.startswith("land:") and r[5:].isdigit()}
+    for key, r in rh.items():
+        t = th.get(key)
+        if not r.tile or (t is not None and t.tile) or (t is None and key[0] in cut):
+            continue
+        land = [h.hex for h in truth.hexes if h.seat == key[0] and h.tile]
+        far = min((hex_distance(key[1], x) for x in land), default=-1)
+        band = "conf>0.5" if r.tile_conf > 0.5 else "conf<=0.5"
+        errs[f"phantom {band}"][f"{lab(r)} {far} from land"] += 1
+        errs[f"phantom {band}@"][where] += 1
     rs = {s.seat: s.count for s in read.shells}
     for s in truth.shells:
         if rs.get(s.seat) != s.count:
