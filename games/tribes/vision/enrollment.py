@@ -48,6 +48,8 @@ from games.tribes.vision.observation import (
 )
 from games.tribes.vision.regions import EMBED_PX, Regions
 from games.tribes.vision.table import TableModel
+from vision.bare import PX as BARE_PX
+from vision.bare import thumbnails
 from vision.colour import ColourNorm, fit_norm, lab, piece_colour, read_tones
 from vision.errors import EnrollmentError, FrameError
 from vision.patches import PatchSet, patch_set
@@ -66,6 +68,11 @@ def hex_label(resource: str | None, exhausted: bool, tile: bool = True) -> str:
     if not tile:
         return EMPTY
     return "exhausted" if exhausted else f"resource:{resource}"
+
+
+def hex_place(seat: int, h: tuple[int, int]) -> str:
+    """The place name of hex ``h`` of ``seat``'s land (a key of the bare-table thumbnails)."""
+    return f"hex:{seat}:{h[0]},{h[1]}"
 
 
 def row_label(tile: str | None, event: bool) -> str:
@@ -152,6 +159,13 @@ class Enrollment:
     """Bare table at the reference points around the markers (:meth:`Regions.table_ring`): per
     point its place (mm) and normalised BGR under the enrollment's light (N x 5: x, y, b, g, r) —
     what the recognizer compares every frame with to follow the light (:mod:`vision.light`)."""
+    bare_places: list[str] = field(default_factory=list)
+    """The places (:func:`hex_place`) whose bare table an enrollment frame showed, in the order of
+    ``bare``."""
+    bare: np.ndarray = field(default_factory=lambda: np.zeros((0, BARE_PX, BARE_PX, 3), np.uint8))
+    """Thumbnails of the bare table at ``bare_places`` (:func:`vision.bare.thumbnails`, normalised
+    under the enrollment's light): what the land reader holds a window read as a tile against
+    (:class:`vision.bare.BareLook`)."""
 
     def classes(self, group: str) -> list[str]:
         """The class names enrolled in ``group`` (sorted)."""
@@ -194,6 +208,7 @@ class Enrollment:
             "seat_order": self.seat_order,
             "layout_file": self.layout_file,
             "table_points": [[round(float(x), 4) for x in row] for row in self.table_points],
+            "bare_places": self.bare_places,
             "labels": self.labels,
             "sources": self.sources,
             "notes": self.notes,
@@ -209,7 +224,7 @@ class Enrollment:
         doc = self.to_json()
         doc["windows"] = npz.name
         p.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-        np.savez_compressed(npz, **{g: w for g, w in self.windows.items()})
+        np.savez_compressed(npz, **{g: w for g, w in self.windows.items()}, bare=self.bare)
         return p, npz
 
     @staticmethod
@@ -236,7 +251,8 @@ class Enrollment:
         npz = p.parent / (rd.text(rd.get(doc, "windows", "", ""), "windows", empty=True) or p.with_suffix(".npz").name)
         try:
             with np.load(npz, allow_pickle=False) as z:
-                windows = {g: np.asarray(z[g]) for g in z.files}
+                windows = {g: np.asarray(z[g]) for g in z.files if g != "bare"}
+                bare = np.asarray(z["bare"]) if "bare" in z.files else None
         except FileNotFoundError:
             raise EnrollmentError(
                 str(npz), "", "missing: the example windows saved beside the enrollment are gone"
@@ -254,6 +270,16 @@ class Enrollment:
 
         def text(key: str) -> str:
             return rd.text(rd.get(doc, key, "", ""), key, empty=True)
+
+        places = rd.items(rd.get(doc, "bare_places", "", []), "bare_places", lambda v, at: rd.text(v, at))
+        if bare is None:
+            bare = np.zeros((0, BARE_PX, BARE_PX, 3), np.uint8)
+        if len(bare) != len(places):
+            raise EnrollmentError(str(npz), "bare", f"holds {len(bare)} thumbnails for {len(places)} bare_places")
+        if len(bare) and (bare.ndim != 4 or bare.shape[1] != bare.shape[2] or bare.shape[3:] != (3,)):
+            raise EnrollmentError(str(npz), "bare", f"thumbnails must be N x px x px x 3, got {bare.shape}")
+        if bare.dtype != np.uint8:
+            raise EnrollmentError(str(npz), "bare", f"thumbnails must be bytes (uint8), got {bare.dtype}")
 
         def texts(key: str) -> list[str]:
             return rd.items(rd.get(doc, key, "", []), key, lambda v, at: rd.text(v, at, empty=True))
@@ -275,6 +301,8 @@ class Enrollment:
             seat_order=rd.items(rd.get(doc, "seat_order", "", []), "seat_order", rd.integer),
             layout_file=text("layout_file"),
             table_points=rd.points(rd.get(doc, "table_points", "", [])),
+            bare_places=places,
+            bare=bare,
         )
 
 
@@ -388,6 +416,7 @@ class Enroller:
         self.shell_samples: list[np.ndarray] = []
         self.table_samples: list[np.ndarray] = []
         self.point_samples: list[np.ndarray] = []
+        self.bare_samples: dict[str, list[np.ndarray]] = {}
         self.norms: list[ColourNorm] = []
         self.sources: list[str] = []
         self.notes: list[str] = []
@@ -476,6 +505,36 @@ class Enroller:
         jp = _jittered(ps)
         win = norm.apply(self.sampler.sample(image, reg, jp))
         self._add("hex", win, names * len(JITTER))
+        self._bare(image, reg, norm, labels, seats)
+
+    def _bare(
+        self, image: np.ndarray, reg: Registration, norm: ColourNorm, labels: Observation, seats: Mapping[int, str]
+    ) -> None:
+        """Thumbnails of the bare table at every hex on the table the land reader may walk to
+        (:meth:`Regions.walk_hexes`) where no labelled tile lies near."""
+        lay = self.layout
+        pitch = lay.hex.pitch
+        laid = np.array([lay.hex_center(h.seat, h.hex) for h in labels.hexes if h.tile], np.float64).reshape(-1, 2)
+        cells: list[tuple[int, tuple[int, int]]] = []
+        for seat in sorted(seats):
+            for h in self.regions.walk_hexes(seat):
+                x, y = lay.hex_center(seat, h)
+                if not (pitch / 2 <= x <= lay.table[0] - pitch / 2 and pitch / 2 <= y <= lay.table[1] - pitch / 2):
+                    continue
+                if len(laid) and float(np.hypot(laid[:, 0] - x, laid[:, 1] - y).min()) < 0.9 * pitch:
+                    continue  # a tile lies there (or so near that it reaches in)
+                cells.append((seat, h))
+        if not cells:
+            return
+        ps = self.regions.hex_patches(cells)
+        inside = self.sampler.inside(reg, ps)
+        keep = [i for i in range(len(cells)) if inside[i]]
+        if not keep:
+            return
+        ps = patch_set("hex", ps.centers[keep], ps.rotations[keep], ps.side_mm, ps.px)
+        thumbs = thumbnails(norm.apply(self.sampler.sample(image, reg, ps)))
+        for i, t in zip(keep, thumbs, strict=True):
+            self.bare_samples.setdefault(hex_place(*cells[i]), []).append(t)
 
     def _row(self, image: np.ndarray, reg: Registration, norm: ColourNorm, labels: Observation) -> None:
         ps = self.regions.row_patches()
@@ -632,7 +691,16 @@ class Enroller:
             sources=list(self.sources),
             notes=list(self.notes),
             table_points=_median_points(self.point_samples),
+            bare_places=sorted(self.bare_samples),
+            bare=_median_thumbs([self.bare_samples[k] for k in sorted(self.bare_samples)]),
         )
+
+
+def _median_thumbs(samples: Sequence[Sequence[np.ndarray]]) -> np.ndarray:
+    """Per place, the median thumbnail over the frames that showed it bare."""
+    if not samples:
+        return np.zeros((0, BARE_PX, BARE_PX, 3), np.uint8)
+    return np.stack([np.median(np.stack(list(s)), axis=0).round().astype(np.uint8) for s in samples])
 
 
 def _median_points(samples: Sequence[np.ndarray]) -> np.ndarray:

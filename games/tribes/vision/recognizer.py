@@ -52,6 +52,7 @@ from games.tribes.vision.readers.row import RowReader
 from games.tribes.vision.readers.shells import ShellReader
 from games.tribes.vision.readers.tracks import TrackReader
 from games.tribes.vision.regions import Regions
+from vision.bare import BareLook
 from vision.classify import ExampleClassifier
 from vision.colour import ColourNorm
 from vision.errors import EnrollmentError, ModelError
@@ -82,7 +83,8 @@ class Recognizer:
     ``cache`` (default: as ``stream``) lets the land reader skip hexes whose windows did not change.
     ``count_turns`` overrides how many quarter turns of each window the member and shell counters average.
     ``follow_light`` False reads with the patch's normalisation alone, as before the light was
-    followed (:mod:`vision.light`; for comparisons)."""
+    followed (:mod:`vision.light`; for comparisons). ``bare_look`` False reads land tiles without
+    holding them against the enrolled bare table (:mod:`vision.bare`; for comparisons)."""
 
     def __init__(
         self,
@@ -100,6 +102,7 @@ class Recognizer:
         cache: bool | None = None,
         count_turns: int | None = None,
         follow_light: bool = True,
+        bare_look: bool = True,
     ) -> None:
         self.layout = layout
         self.profile = profile or default_profile()
@@ -156,7 +159,12 @@ class Recognizer:
         }
         self.support = LandSupport(self.profile, self.seats, stream)
         self.land = LandReader(
-            self.encoder, self.hex_classifiers, members, colours, cache=stream if cache is None else cache
+            self.encoder,
+            self.hex_classifiers,
+            members,
+            colours,
+            cache=stream if cache is None else cache,
+            bare=BareLook(enr.bare_places, enr.bare) if bare_look and len(enr.bare_places) else None,
         )
         row_templates = None
         if features == "model" and enr.windows.get("row") is not None and len(enr.windows["row"]):

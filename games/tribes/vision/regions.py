@@ -20,6 +20,7 @@ from functools import cached_property
 
 import numpy as np
 
+from games.tribes.rules.hexgrid import neighbours
 from games.tribes.rules.profile import BoxProfile
 from games.tribes.vision.layout import TRACK_NAMES, Hex, Layout
 from vision.layout import Point, rect_corners
@@ -35,6 +36,12 @@ EMBED_PX = 40
 """Pixels per side of the patches fed to the feature model."""
 COUNT_PX = 48
 """Pixels per side of the patches fed to the counting models."""
+
+
+WALK_REACH = 2.0
+"""Hexes beyond its land area the land reader always walks a land to."""
+WALK_FAR = 6.0
+"""Hexes beyond its land area the land reader walks a land to where no other seat's area is nearer."""
 
 
 class Regions:
@@ -68,6 +75,42 @@ class Regions:
     def area_hexes(self, seat: int) -> list[Hex]:
         """Hexes of the seat's land area (where the camera expects its land)."""
         return self.layout.area_hexes(seat)
+
+    def outside_area(self, seat: int, at: tuple[float, float] | np.ndarray) -> float:
+        """How far (mm) the table point ``at`` lies outside ``seat``'s land area (0 inside)."""
+        s = self.layout.seats[seat]
+        c = np.asarray(at, np.float64) - np.asarray(s.area_center)
+        a = np.radians(-s.rotation)
+        x, y = np.cos(a) * c[0] - np.sin(a) * c[1], np.sin(a) * c[0] + np.cos(a) * c[1]
+        return float(max(abs(x) - s.area_size[0] / 2, abs(y) - s.area_size[1] / 2, 0.0))
+
+    def walkable(self, seat: int, h: Hex, reach: float = WALK_REACH, far: float = WALK_FAR) -> bool:
+        """Whether the land reader may read hex ``h`` of ``seat``: within its land area widened by
+        ``reach`` hexes, or — a land may grow long — up to ``far`` hexes out as long as the hex lies
+        nearer to this seat's area than to any other seat's."""
+        lay = self.layout
+        at = np.asarray(lay.hex_center(seat, h), np.float64)
+        out = self.outside_area(seat, at)
+        if out <= reach * lay.hex.pitch:
+            return True
+        if out > far * lay.hex.pitch:
+            return False
+        return all(out < self.outside_area(o, at) for o in range(len(lay.seats)) if o != seat)
+
+    def walk_hexes(self, seat: int, reach: float = WALK_REACH, far: float = WALK_FAR) -> list[Hex]:
+        """Every hex the land reader may read for ``seat`` (:meth:`walkable`), reached from the land
+        area through walkable hexes, sorted."""
+        seen = set(self.area_hexes(seat))
+        todo = list(seen)
+        while todo:
+            nxt = []
+            for h in todo:
+                for n in neighbours(h):
+                    if n not in seen and self.walkable(seat, n, reach, far):
+                        seen.add(n)
+                        nxt.append(n)
+            todo = nxt
+        return sorted(seen)
 
     # --- row and board ------------------------------------------------------------------------
     @cached_property

@@ -17,7 +17,10 @@ In a stream, a hex whose window did not change since it was last read keeps its 
 (:class:`~vision.readers.base.ChangeCache`), so a quiet table costs little.
 
 Tile types come from the features of each window compared with the enrolled examples
-(:class:`~vision.classify.ExampleClassifier`). Members are counted on tiles only, by the counting
+(:class:`~vision.classify.ExampleClassifier`). A window read as a tile is then held against the bare
+table that enrollment saw at that very hex (:class:`~vision.bare.BareLook`): one that still looks
+like it is bare, whatever it resembles (a table of a tile's colour, a changed light, a neighbour
+reaching in), and the walk does not go on from it. Members are counted on tiles only, by the counting
 model fed with the window and a likeness map to the seat's enrolled colour. Members of other
 colours on a seat's land are not counted (the rules keep each player's members on their own land).
 """
@@ -31,12 +34,24 @@ from typing import Protocol
 import numpy as np
 
 from games.tribes.rules.hexgrid import START_TRIANGLE, neighbours
-from games.tribes.vision.enrollment import EMPTY
+from games.tribes.vision.enrollment import EMPTY, hex_place
 from games.tribes.vision.layout import Hex
 from games.tribes.vision.observation import HexReading
-from games.tribes.vision.readers.base import ChangeCache, FrameContext, colour_sigma
+from games.tribes.vision.readers.base import ChangeCache, FrameContext, colour_sigma, threshold_conf
+from games.tribes.vision.regions import WALK_FAR, WALK_REACH
+from vision.bare import BareLook
 from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
+
+BARE_SAME = 0.1
+"""A window read as a tile is bare table when less than this share of its inner disc differs from
+the hex's enrolled bare look (:mod:`vision.bare`). Chosen on the tuning set (``vision_diag.py --set
+tune``, 6 sessions x 8 frames): of 2,775 windows of bare table, 2,768 below 0.06 and one at 0.10–0.12
+(5 more, near 1, were covered by something else); of 958 tiles none below 0.16 (the palest: white art
+with one small symbol on a white table).
+"""
+BARE_SCALE = 0.03
+"""Confidence scale of that decision (:func:`~vision.readers.base.threshold_conf`)."""
 
 
 class Encoder(Protocol):
@@ -68,12 +83,16 @@ class LandReader:
         classifiers: Mapping[int, ExampleClassifier],
         counter: CountModel,
         colours: Mapping[int, tuple[str, np.ndarray, float]],
-        reach: float = 2.0,
-        far: float = 6.0,
+        reach: float = WALK_REACH,
+        far: float = WALK_FAR,
         max_rounds: int = 16,
         cache: bool = False,
+        bare: BareLook | None = None,
     ) -> None:
         self.encoder = encoder
+        self.bare = bare if bare is not None and len(bare) else None
+        self.last_bare: dict[tuple[int, Hex], float] = {}
+        """The disagreement with the bare look of every window read as a tile in the last frame."""
         self.classifiers = dict(classifiers)  # per seat: examples prepared with that seat's colour hidden
         self.counter = counter
         self.colours = dict(colours)  # seat -> (colour name, Lab, spread)
@@ -85,14 +104,6 @@ class LandReader:
         self.count_cache = ChangeCache(cells=12) if cache else None
         self._near: dict[tuple[int, Hex], bool] = {}
         self._marker: dict[tuple[int, Hex], int | None] = {}
-
-    def _outside(self, ctx: FrameContext, seat: int, at: np.ndarray) -> float:
-        """How far (mm) the table point ``at`` lies outside ``seat``'s land area (0 inside)."""
-        s = ctx.regions.layout.seats[seat]
-        c = at - np.asarray(s.area_center)
-        a = np.radians(-s.rotation)
-        x, y = np.cos(a) * c[0] - np.sin(a) * c[1], np.sin(a) * c[0] + np.cos(a) * c[1]
-        return float(max(abs(x) - s.area_size[0] / 2, abs(y) - s.area_size[1] / 2, 0.0))
 
     def _marker_under(self, ctx: FrameContext, seat: int, h: Hex) -> int | None:
         """The marker that hex ``h``'s centre lies on (the marker square grown by a quarter hex), if any."""
@@ -120,25 +131,18 @@ class LandReader:
         return m <= x <= lay.table[0] - m and m <= y <= lay.table[1] - m
 
     def _near_area(self, ctx: FrameContext, seat: int, h: Hex) -> bool:
-        """Whether the walk may read hex ``h`` of ``seat``: within its land area widened by ``reach``
-        hexes, or — a land may grow long — up to ``far`` hexes out as long as the hex lies nearer
-        to this seat's area than to any other seat's."""
+        """Whether the walk may read hex ``h`` of ``seat`` (:meth:`Regions.walkable`)."""
         key = (seat, h)
         hit = self._near.get(key)
         if hit is None:
-            lay = ctx.regions.layout
-            at = np.asarray(lay.hex_center(seat, h), np.float64)
-            out = self._outside(ctx, seat, at)
-            hit = out <= self.reach * lay.hex.pitch
-            if not hit and out <= self.far * lay.hex.pitch:
-                hit = all(out < self._outside(ctx, o, at) for o in range(len(lay.seats)) if o != seat)
-            self._near[key] = hit
+            hit = self._near[key] = ctx.regions.walkable(seat, h, self.reach, self.far)
         return hit
 
     def read(self, ctx: FrameContext, seats: list[int]) -> tuple[list[HexReading], set[str]]:
         """Readings of every tile and the empty hexes around it, and the hidden regions."""
         t0 = time.perf_counter()
         results: dict[tuple[int, Hex], tuple[str, float, float]] = {}
+        self.last_bare = {}
         hidden: set[str] = set()
         visited: set[tuple[int, Hex]] = set()
         frontier = [(s, h) for s in seats for h in START_TRIANGLE]
@@ -190,8 +194,11 @@ class LandReader:
                             b = int(p.argmax())
                             p_empty = float(p[empty_col]) if empty_col is not None else 0.0
                             results[c] = (cls.classes[b], float(p[b]), p_empty)
-                            if thumbs is not None and self.cache is not None:
-                                self.cache.put(c, thumbs[misses[j]], results[c])
+                    if self.bare is not None:
+                        self._hold_to_bare(results, [cells[i] for i in misses], windows[misses])
+                    if thumbs is not None and self.cache is not None:
+                        for i in misses:
+                            self.cache.put(cells[i], thumbs[i], results[cells[i]])
                 for c in cells:
                     if results[c][0] != EMPTY:
                         for n in neighbours(c[1]):
@@ -228,6 +235,28 @@ class LandReader:
                 )
             )
         return out, hidden
+
+    def _hold_to_bare(
+        self,
+        results: dict[tuple[int, Hex], tuple[str, float, float]],
+        cells: list[tuple[int, Hex]],
+        windows: np.ndarray,
+    ) -> None:
+        """Turn the tiles read at ``cells`` whose windows still look like the hex's bare table into
+        empty hexes (see the module docstring)."""
+        assert self.bare is not None
+        sel = [j for j, c in enumerate(cells) if results[c][0] != EMPTY]
+        if not sel:
+            return
+        d = self.bare.disagreement([hex_place(*cells[j]) for j in sel], windows[sel])
+        for j, v in zip(sel, d, strict=True):
+            if np.isnan(v):
+                continue
+            c = cells[j]
+            self.last_bare[c] = float(v)
+            if v < BARE_SAME:
+                p = threshold_conf(float(v), BARE_SAME, BARE_SCALE)
+                results[c] = (EMPTY, p, p)
 
     def _members(self, ctx: FrameContext, tiles: list[tuple[int, Hex]]) -> dict[tuple[int, Hex], tuple[int, float]]:
         out: dict[tuple[int, Hex], tuple[int, float]] = {}

@@ -54,14 +54,18 @@ def test_land_walk_territory_and_marker_spots():
                 on.append((q, r))
     assert on
     # far out, a hex belongs to the walk only when no other seat's area is nearer
+    walk = set(ctx.regions.walk_hexes(0))
     for q in range(-12, 13):
         for r in range(-12, 13):
             at = np.asarray(lay.hex_center(0, (q, r)), np.float64)
-            out = land._outside(ctx, 0, at)
+            out = ctx.regions.outside_area(0, at)
             if land._near_area(ctx, 0, (q, r)):
                 assert out <= land.far * lay.hex.pitch
                 if out > land.reach * lay.hex.pitch:
-                    assert all(out < land._outside(ctx, o, at) for o in (1, 2, 3))
+                    assert all(out < ctx.regions.outside_area(o, at) for o in (1, 2, 3))
+            # the hexes enrollment keeps the bare table of are those the walk may read
+            assert ((q, r) in walk) <= land._near_area(ctx, 0, (q, r))
+    assert len(walk) > 300
 
 
 def test_sampler_cuts_more_windows_than_one_remap_allows():

@@ -1,0 +1,177 @@
+"""The bare table as enrollment saw it (vision.bare): a window that still looks like its own place's
+bare table is read as empty, whatever the tile classifier makes of it; a tile laid there, even a pale
+one on a pale table, does not look like it; enrollments keep the thumbnails and old ones load
+without them."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import tests.games.tribes.vision.camera_scenes as cs
+from games.tribes.rules.hexgrid import START_TRIANGLE
+from games.tribes.rules.profile import default_profile
+from games.tribes.sim.evaluation import CONFIDENT_PHANTOMS, PHANTOM_TILES, score
+from games.tribes.vision.enrollment import Enrollment, hex_place
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.observation import observation_from_truth
+from games.tribes.vision.recognizer import Recognizer
+from vision.bare import BareLook, thumbnails
+from vision.errors import EnrollmentError
+
+
+def _wood(n: int, seed: int, px: int = 40) -> np.ndarray:
+    """Textured 'table' windows: a grain of stripes plus blotches, normalised BGR."""
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[0:px, 0:px] / px
+    out = np.empty((n, px, px, 3), np.float32)
+    for i in range(n):
+        f = rng.uniform(1.5, 4)  # a grain 12-32 mm apart on a 48 mm window
+        grain = 0.5 + 0.25 * np.sin(2 * np.pi * (f * xx + rng.uniform(0, 3) * yy ** 2 + rng.uniform()))
+        base = rng.uniform(0.35, 0.75, 3)
+        out[i] = np.clip(base[None, None, :] * (0.6 + 0.8 * grain[..., None]), 0, 1)
+    return out
+
+
+def test_the_bare_table_matches_itself_under_noise_a_small_shift_and_a_light_change():
+    table = _wood(6, 0)
+    look = BareLook([f"p{i}" for i in range(6)], thumbnails(table))
+    rng = np.random.default_rng(1)
+    now = np.roll(table, 1, axis=2) * np.array([1.05, 0.97, 0.93], np.float32)  # 1 px off, a warmer light
+    now = np.clip(now + rng.normal(0, 0.01, now.shape).astype(np.float32), 0, 1)
+    d = look.disagreement([f"p{i}" for i in range(6)], now)
+    assert (d < 0.08).all(), d
+    # the table of another place, or the same one turned: not this place's look
+    other = look.disagreement([f"p{i}" for i in range(6)], table[::-1].copy())
+    turned = look.disagreement([f"p{i}" for i in range(6)], np.rot90(table, axes=(1, 2)).copy())
+    assert (other > 0.3).all() and (turned > 0.3).all(), (other, turned)
+
+
+def test_a_flat_tile_of_nearly_the_tables_colour_is_not_scaled_into_it():
+    white = np.full((1, 40, 40, 3), 0.94, np.float32)
+    look = BareLook(["p"], thumbnails(white))
+    grey = np.full((1, 40, 40, 3), 0.72, np.float32)  # a pale grey tile on a white table
+    assert look.disagreement(["p"], grey)[0] == 1.0
+    assert look.disagreement(["p"], white * 0.95)[0] == 0.0  # 5 % dimmer: still the table
+
+
+def test_places_without_a_look_say_nothing_and_bad_thumbnails_are_refused():
+    w = _wood(1, 3)
+    look = BareLook(["p"], thumbnails(w))
+    d = look.disagreement(["q", "p"], np.concatenate([w, w]))
+    assert np.isnan(d[0]) and d[1] < 0.08
+    assert "p" in look and "q" not in look and len(look) == 1
+    with pytest.raises(ValueError, match="2 bare-table thumbnails for 1 places"):
+        BareLook(["p"], thumbnails(_wood(2, 3)))
+    with pytest.raises(ValueError, match="N x px x px x 3"):
+        BareLook(["p"], np.zeros((1, 20, 20), np.uint8))
+
+
+def test_enrollment_keeps_the_bare_table_wherever_the_land_reader_walks_and_no_tile_lay():
+    enr = cs.enrollment()
+    lay = default_layout()
+    places = set(enr.bare_places)
+    assert len(places) == len(enr.bare) > 600 and enr.bare.dtype == np.uint8
+    for seat in range(4):
+        # the starting triangle held tiles at setup: no bare look there
+        assert not any(hex_place(seat, h) in places for h in START_TRIANGLE)
+        assert sum(p.startswith(f"hex:{seat}:") for p in places) > 100
+    # the extra frame's one-of-each tiles (seat 0) lay on hexes the setup frame showed bare: the look
+    # there is the setup's, not the tile's
+    rec = Recognizer(lay, default_profile(), enr, stream=False)
+    obs = rec.read(cs.extra_frame().image)
+    laid = [(0, h) for h in ((-1, 0), (-1, 1), (0, -1), (1, -1), (2, -1), (2, 0))]
+    assert all(hex_place(*c) in places for c in laid)
+    assert min(rec.land.last_bare[c] for c in laid) > 0.3
+    assert all(h.tile for h in obs.hexes if (h.seat, h.hex) in laid)
+    # far from every land and inside the table: kept
+    assert hex_place(0, (0, 3)) in places
+    x, y = lay.hex_center(0, (0, 3))
+    assert 0 < x < lay.table[0] and 0 < y < lay.table[1]
+
+
+def test_the_bare_looks_are_saved_and_old_enrollments_load_without_them(tmp_path):
+    enr = cs.enrollment()
+    js, npz = enr.save(tmp_path / "box")
+    back = Enrollment.load(js)
+    assert back.bare_places == enr.bare_places and np.array_equal(back.bare, enr.bare)
+    doc = json.loads(js.read_text())
+    doc["bare_places"] = doc["bare_places"][:-1]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(EnrollmentError, match=r"box.npz: bare: holds \d+ thumbnails for \d+ bare_places"):
+        Enrollment.load(bad)
+    del doc["bare_places"]  # as saved before the bare table was kept (the npz's thumbnails unused)
+    with np.load(npz) as z:
+        np.savez_compressed(npz, **{g: z[g] for g in z.files if g != "bare"})
+    bad.write_text(json.dumps(doc))
+    old = Enrollment.load(bad)
+    assert old.bare_places == [] and len(old.bare) == 0
+    rec = Recognizer(default_layout(), default_profile(), old, stream=False)
+    assert rec.land.bare is None
+
+
+class _SeesTilesEverywhere:
+    """A tile classifier fooled everywhere (as by a table that looks like tile art): every window is
+    read as a goat tile, surely."""
+
+    def __init__(self, real):
+        self.real = real
+        self.classes = real.classes
+        self.index = real.index
+
+    def __len__(self) -> int:
+        return len(self.real)
+
+    def column(self, label):
+        return self.real.column(label)
+
+    def probabilities(self, feats):
+        p = np.zeros((len(feats), len(self.classes)), np.float32)
+        p[:, self.classes.index("resource:goat")] = 1.0
+        return p
+
+
+def test_a_reader_fooled_everywhere_still_finds_only_the_tiles_that_lie_there():
+    fr = cs.frame(40)
+    truth = observation_from_truth(fr.truth)
+    lay, prof = default_layout(), default_profile()
+    counts = {}
+    for bare in (True, False):
+        rec = Recognizer(lay, prof, cs.enrollment(), stream=False, bare_look=bare)
+        rec.land.classifiers = {s: _SeesTilesEverywhere(c) for s, c in rec.land.classifiers.items()}
+        obs = rec.read(fr.image)
+        counts[bare] = score(obs, truth)
+        if bare:
+            read = {(h.seat, h.hex) for h in obs.hexes if h.tile}
+            true = {(h.seat, h.hex) for h in truth.hexes if h.tile}
+            assert true <= read  # nothing laid is lost
+            # every phantom left lies where enrollment saw no bare table (the starting triangle is
+            # a tile in the truth too); none at a place with a bare look
+            assert not any(hex_place(*c) in rec.land.bare for c in read - true)
+            for h in obs.hexes:
+                if (h.seat, h.hex) not in true and hex_place(h.seat, h.hex) in rec.land.bare:
+                    assert not h.tile and h.tile_conf > 0.9
+    ok_b, tot_b = counts[True][PHANTOM_TILES]
+    ok_n, tot_n = counts[False][PHANTOM_TILES]
+    assert tot_n - ok_n > 50  # fooled without the bare look: tiles all over the table
+    assert tot_b - ok_b == 0 and counts[True][CONFIDENT_PHANTOMS][0] == counts[True][CONFIDENT_PHANTOMS][1]
+
+
+def test_tiles_read_on_a_real_table_are_not_turned_into_bare_table():
+    fr = cs.frame(60)
+    truth = observation_from_truth(fr.truth)
+    rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), stream=False)
+    obs = rec.read(fr.image)
+    true = {(h.seat, h.hex) for h in truth.hexes if h.tile}
+    d = rec.land.last_bare
+    laid_later = [c for c in true if c in d]  # tiles laid on a hex that was bare at setup
+    assert len(laid_later) >= 6
+    assert min(d[c] for c in laid_later) > 0.3
+    sc = score(obs, truth)
+    assert sc["tile type per hex"][0] == sc["tile type per hex"][1]
+    # and the bare hexes around them, read as such, are sure of it
+    bare = [h for h in obs.hexes if not h.tile and hex_place(h.seat, h.hex) in rec.land.bare]
+    assert len(bare) > 20 and all(h.tile_conf > 0.5 for h in bare)

@@ -1,0 +1,133 @@
+"""The bare table as enrollment saw it, place by place: does anything lie there now?
+
+A reader that tells tiles by their likeness to enrolled examples can be fooled where the table
+itself looks like tile art (a wood grain, a cloth of a tile's colour), under a light it was not
+enrolled under, or where a neighbouring tile reaches into the window: it then reads a tile on bare
+table (a *phantom*). Here the question is turned round: does the window still look like *this very
+place* looked when it was bare? At setup every place where a tile may later be laid shows bare
+table, and enrollment keeps a small thumbnail of each (:class:`BareLook`, keyed by place). A window
+is compared with its own place's thumbnail:
+
+* only the inner disc counts (``radius``, a share of the window's side): a tile laid there covers
+  it whole, a neighbouring tile, its shadow or a piece leaning over the edge does not;
+* aligned within ``shift`` pixels (registration is good to a fraction of a millimetre, thumbnails
+  are coarse);
+* brightness and white balance matched per channel, but only within ``gain`` (the light follower,
+  :mod:`vision.light`, has already taken out most of a change of light; the bound keeps a flat tile
+  from being scaled into a flat table);
+* the *disagreement* is the share of those pixels further apart than ``tolerance`` (Lab; the
+  channels weighted by ``weights``, lightness as much as colour: a pale tile on a pale table differs
+  mostly in lightness): near 0 for bare table however it is textured, near 1 for a tile — whose art is
+  not the table's, pixel for pixel — or anything else lying there.
+
+A place without a thumbnail (covered at setup, or an enrollment saved before thumbnails were kept)
+gives NaN: nothing is known there. The rule is one-sided: a window that matches its bare look is
+bare; one that does not is whatever the other readers make of it. A wrong thumbnail (something lay
+there at setup) therefore only loses the check at that place, it never hides a tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.colour import lab
+
+PX = 20
+"""Pixels per side of a thumbnail (a 48 mm hex window: 2.4 mm per pixel)."""
+
+
+def thumbnails(windows01: np.ndarray, px: int = PX) -> np.ndarray:
+    """N x px x px x 3 uint8 thumbnails of normalised BGR windows (0..1), by area averaging."""
+    w = np.asarray(windows01, np.float32)
+    out = np.empty((len(w), px, px, 3), np.uint8)
+    for i, x in enumerate(w):
+        if x.shape[0] != px or x.shape[1] != px:
+            x = cv2.resize(x, (px, px), interpolation=cv2.INTER_AREA)
+        out[i] = np.clip(x * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    return out
+
+
+def _disc(side: int, radius: float) -> np.ndarray:
+    yy, xx = np.mgrid[0:side, 0:side]
+    c = (side - 1) / 2
+    return np.hypot(xx - c, yy - c) <= radius * side
+
+
+class BareLook:
+    """Thumbnails of the bare table by place (``keys``), and how far a window has left its own.
+
+    ``thumbs`` are :func:`thumbnails` (N x px x px x 3 uint8, normalised BGR under the enrollment's
+    light)."""
+
+    def __init__(
+        self,
+        keys: Sequence[str],
+        thumbs: np.ndarray,
+        radius: float = 0.3,
+        shift: int = 1,
+        gain: float = 1.1,
+        tolerance: float = 10.0,
+        weights: tuple[float, float, float] = (1.0, 1.0, 1.0),
+    ) -> None:
+        t = np.asarray(thumbs)
+        if len(keys) != len(t):
+            raise ValueError(f"{len(t)} bare-table thumbnails for {len(keys)} places")
+        if len(t) and (t.ndim != 4 or t.shape[1] != t.shape[2] or t.shape[3] != 3):
+            raise ValueError(f"bare-table thumbnails must be N x px x px x 3, got {t.shape}")
+        self.px = int(t.shape[1]) if len(t) else PX
+        self.shift = int(shift)
+        if self.px <= 2 * self.shift + 4:
+            raise ValueError(f"thumbnails of {self.px} px are too small for shifts of {self.shift} px")
+        self.gain = float(gain)
+        self.tolerance = float(tolerance)
+        self.weights = np.asarray(weights, np.float32)
+        self.index = {k: i for i, k in enumerate(keys)}
+        s = self.shift
+        inner = self.px - 2 * s
+        self.mask = _disc(inner, radius * self.px / inner)
+        # the stored side: the inner square of every thumbnail, as float BGR 0..1
+        self._bgr = t[:, s : self.px - s, s : self.px - s].astype(np.float32) / 255.0 if len(t) else t
+        self._lab = lab(self._bgr) if len(t) else t
+        self._median = (
+            np.median(self._bgr[:, self.mask], axis=1) if len(t) else np.zeros((0, 3), np.float32)
+        )  # N x 3
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.index
+
+    def disagreement(self, keys: Sequence[str], windows01: np.ndarray) -> np.ndarray:
+        """Per window, the share of its inner disc that differs from its place's bare look (0..1;
+        NaN where the place has none). ``windows01`` are normalised BGR windows of any size, cut as
+        the thumbnails were."""
+        out = np.full(len(keys), np.nan, np.float32)
+        idx = [(j, self.index[k]) for j, k in enumerate(keys) if k in self.index]
+        if not idx:
+            return out
+        rows = [j for j, _ in idx]
+        ref = [i for _, i in idx]
+        q = thumbnails(np.asarray(windows01)[rows], self.px).astype(np.float32) / 255.0  # M x px x px x 3
+        s, inner = self.shift, self.px - 2 * self.shift
+        best = np.full(len(rows), np.inf, np.float32)
+        share = np.ones(len(rows), np.float32)
+        ref_lab = self._lab[ref]
+        ref_med = self._median[ref]
+        m = self.mask
+        lo, hi = 1.0 / self.gain, self.gain
+        for dy in range(2 * s + 1):
+            for dx in range(2 * s + 1):
+                cut = q[:, dy : dy + inner, dx : dx + inner]
+                med = np.median(cut[:, m], axis=1)  # M x 3
+                g = np.clip(ref_med / np.maximum(med, 1e-3), lo, hi)
+                d2 = (((lab(cut * g[:, None, None, :]) - ref_lab) ** 2) * self.weights).sum(axis=3)[:, m]  # M x P
+                cost = d2.mean(axis=1)
+                better = cost < best
+                best[better] = cost[better]
+                share[better] = (d2[better] > self.tolerance**2).mean(axis=1)
+        out[rows] = share
+        return out
