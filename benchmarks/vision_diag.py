@@ -11,7 +11,12 @@ model's training, the training cameras' field of view, seeds of their own): diag
 there. ``--set eval`` renders sessions of the held-out evaluation (``--of`` = the evaluation's
 session count, so that the conditions match ``benchmarks/vision_eval.py``) — only to check that a
 change helps there too, never to choose settings. Rendered frames and enrollments are cached under
-``--cache`` so that a rerun after a code change only reads.
+``--cache`` so that a rerun after a code change only reads. ``--drift half`` or ``all`` lets the
+light of every other session taken (or of every session) change during the game as in the
+evaluation (``games.tribes.sim.evaluation.Drift``; the drift of a session is that session's own, but
+which sessions drift is counted among those taken, so it need not match the evaluation's odd ones);
+the default, ``off``, keeps every session steady, so that the cached sets and their figures stay
+comparable with earlier runs (a drifting session is cached under a name of its own).
 """
 
 from __future__ import annotations
@@ -35,7 +40,15 @@ import numpy as np  # noqa: E402
 from games.tribes.rules.game import simulate  # noqa: E402
 from games.tribes.rules.hexgrid import distance as hex_distance  # noqa: E402
 from games.tribes.rules.profile import default_profile  # noqa: E402
-from games.tribes.sim.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions  # noqa: E402
+from games.tribes.sim.evaluation import (  # noqa: E402
+    DRIFT_MODES,
+    enroll_session,
+    frame_conditions,
+    photographed_pack,
+    score,
+    session_conditions,
+    session_drifts,
+)
 from games.tribes.sim.packs import builtin_pack  # noqa: E402
 from games.tribes.sim.render import Renderer  # noqa: E402
 from games.tribes.sim.splits import EVAL_SEED_BASE, HELD_OUT_PACK, TRAIN_FOV  # noqa: E402
@@ -52,8 +65,9 @@ def sessions(a: argparse.Namespace) -> Any:
     cache = Path(a.cache) / a.set
     cache.mkdir(parents=True, exist_ok=True)
     photos: dict[str, Any] = {}
-    for s in range(a.first, a.first + a.sessions * a.every, a.every):
-        f = cache / f"s{s:03d}-of{a.of}-f{a.frames}.pkl"
+    for j, s in enumerate(range(a.first, a.first + a.sessions * a.every, a.every)):
+        drift = session_drifts(j, a.drift)  # every other session taken (``--every`` is often even)
+        f = cache / f"s{s:03d}-of{a.of}-f{a.frames}{'-drift' if drift else ''}.pkl"
         if f.exists():
             yield pickle.loads(f.read_bytes())
             continue
@@ -72,9 +86,9 @@ def sessions(a: argparse.Namespace) -> Any:
         game = simulate(players, seed_base + s, "greedy")
         seated = layout.with_seats((0, 2)) if players == 2 else layout
         cond = (
-            session_conditions(s, a.of, seated)
+            session_conditions(s, a.of, seated, drift=drift)
             if fovs is None
-            else session_conditions(s, a.of, seated, seed_base, fovs)
+            else session_conditions(s, a.of, seated, seed_base, fovs, drift=drift)
         )
         renderer = Renderer(seated, pack, cond["texture"], seed=s)
         if pack.name not in photos:
@@ -83,11 +97,11 @@ def sessions(a: argparse.Namespace) -> Any:
         frames = []
         picks = np.linspace(2, len(game.states) - 1, a.frames).round().astype(int)
         for i, mv in enumerate(picks):
-            lt, fx = frame_variation(cond, rng)
+            lt, fx = frame_conditions(cond, i, a.frames, rng)
             fr = renderer.render(game.states[int(mv)], cond["camera"], lt, fx, frame_seed=1000 + i)
             _ok, jpg = cv2.imencode(".png", fr.image)
             frames.append((jpg.tobytes(), fr.truth, cond["light"].kelvin, cond["camera"].tilt))
-        item = (f"{a.set}{s}", seated, enr, frames)
+        item = (f"{a.set}{s}{'-drift' if drift else ''}", seated, enr, frames)
         f.write_bytes(pickle.dumps(item))
         yield item
 
@@ -170,6 +184,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default="/tmp/vision-diag")
     ap.add_argument("--top", type=int, default=12)
     ap.add_argument("--json", help="write the totals here")
+    ap.add_argument(
+        "--drift",
+        choices=DRIFT_MODES,
+        default="off",
+        help="sessions whose light changes during the game (default none)",
+    )
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     profile = default_profile()

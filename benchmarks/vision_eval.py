@@ -4,6 +4,7 @@ Run from the repository root::
 
     PYTHONPATH=. python benchmarks/vision_eval.py                       # 24 sessions x 25 frames
     PYTHONPATH=. python benchmarks/vision_eval.py --sessions 4 --frames 8 --quick
+    PYTHONPATH=. python benchmarks/vision_eval.py --drift off                # every session steady
 
 What is held out (``models/splits.py``): the ``sketch`` art pack and its piece and shell colours
 (never rendered for training or tuning), camera fields of view from a band training never uses,
@@ -19,10 +20,15 @@ texture, at 1920 x 1080. In each session:
    photos of the event and achievement tiles on the capture sheet (taken once, with a phone under
    other light; cut with ``vision.photopack``).
 2. **Frames**: positions spread over the game, each under the session's camera and light with a
-   little drift (±150 K, ±5% exposure), fresh sensor noise, and in some frames motion blur, defocus
+   little jitter (±150 K, ±5% exposure), fresh sensor noise, and in some frames motion blur, defocus
    and JPEG. Each frame is read by the model pipeline and by the colour-histogram baseline, with a
    recognizer kept across the session (a fixed camera); registration is also scored from scratch on
-   every frame.
+   every frame. With ``--drift half`` (the default) every other session is *drifting*: its light
+   changes during the game — colour temperature by 500–1500 K, exposure by a factor of 0.6–1.5,
+   the light's direction and hot spot moving — and the camera's auto exposure and auto white
+   balance partly follow it, late (``games.tribes.sim.evaluation``: ``Drift``); the session is still
+   enrolled under its starting light. ``--drift off``: every session steady (the figures before
+   drift existed), ``--drift all``: every session drifts. The filmed sessions stay steady.
 
 Scores (against ``observation_from_truth``): registration; tile type per hex (tile or empty, resource,
 exhausted); members per hex and colour exactly right (tiles); shells per row slot and per seat;
@@ -30,7 +36,8 @@ the action row read exactly (tiles and order); achievement tiles; stones per pos
 per colour and track; what was read where nothing lies (phantom tiles — all, and those
 reported with a confidence above 0.5 — members on empty places, shells on empty row slots: counted
 as errors, shown as counts); and the share of frames read perfectly. Broken down per colour temperature
-and tilt. Speed and memory: ``benchmarks/vision_speed.py``.
+(the session's starting light), tilt, and drift (steady or drifting sessions). Speed and memory:
+``benchmarks/vision_speed.py``.
 """
 
 from __future__ import annotations
@@ -53,12 +60,15 @@ import numpy as np  # noqa: E402
 from games.tribes.rules.game import simulate  # noqa: E402
 from games.tribes.rules.profile import default_profile  # noqa: E402
 from games.tribes.sim.evaluation import (  # noqa: E402
+    DRIFT_MODES,
     PHANTOM_KINDS,
     enroll_session,
+    frame_conditions,
     frame_variation,
     photographed_pack,
     score,
     session_conditions,
+    session_drifts,
 )
 from games.tribes.sim.packs import builtin_pack  # noqa: E402
 from games.tribes.sim.render import Renderer  # noqa: E402
@@ -94,6 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--failures", help="folder to write frames read wrongly (annotated) into")
     ap.add_argument("--video-moves", type=int, default=12, help="moves of rendered video per video session (0: none)")
     ap.add_argument("--video-sessions", type=int, default=2, help="sessions whose game is also filmed")
+    ap.add_argument(
+        "--drift",
+        choices=DRIFT_MODES,
+        default="half",
+        help="sessions whose light changes during the game: none, every other one (default), all",
+    )
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     layout = default_layout()
@@ -110,6 +126,11 @@ def main(argv: list[str] | None = None) -> int:
     by_tilt: dict[str, dict[str, dict[str, list[int]]]] = {
         k: defaultdict(lambda: defaultdict(lambda: [0, 0])) for k in kinds
     }
+    by_drift: dict[str, dict[str, dict[str, list[int]]]] = {
+        k: defaultdict(lambda: defaultdict(lambda: [0, 0])) for k in kinds
+    }
+    perfect_by_drift: dict[str, dict[str, list[int]]] = {k: defaultdict(lambda: [0, 0]) for k in kinds}
+    drifting_sessions = 0
     perfect = {k: [0, 0] for k in kinds}
     hidden = {k: 0 for k in kinds}  # frames in which the reader listed a region hidden
     truth_hidden = 0
@@ -124,16 +145,18 @@ def main(argv: list[str] | None = None) -> int:
         players = int(rng.integers(2, 5))
         game = simulate(players, EVAL_SEED_BASE + s, "greedy")
         seated = layout.with_seats((0, 2)) if players == 2 else layout
-        cond = session_conditions(s, a.sessions, seated)
+        cond = session_conditions(s, a.sessions, seated, drift=session_drifts(s, a.drift))
+        drifting_sessions += int(cond["drift"] is not None)
         renderer = Renderer(seated, pack, cond["texture"], seed=s)
         enr = enroll_session(renderer, game, cond, photos, seated)
         recs = {k: Recognizer(seated, profile, enr, features=k, stream=False) for k in kinds}
         kb = bin_of(cond["light"].kelvin, KELVIN_BINS)
         tb = bin_of(cond["camera"].tilt, TILT_BINS)
+        db = "drifting" if cond["drift"] is not None else "steady"
         n_moves = len(game.states) - 1
         picks = np.linspace(2, n_moves, a.frames).round().astype(int)
         for f, mv in enumerate(picks):
-            lt, fx = frame_variation(cond, rng)
+            lt, fx = frame_conditions(cond, f, a.frames, rng)
             fr = renderer.render(game.states[int(mv)], cond["camera"], lt, fx, frame_seed=1000 + f)
             truth = observation_from_truth(fr.truth)
             truth_hidden += int(bool(truth.hidden))
@@ -156,12 +179,14 @@ def main(argv: list[str] | None = None) -> int:
                 hidden[k] += int(bool(obs.hidden))
                 all_ok = True
                 for kind, (ok, tot) in sc.items():
-                    for table in (totals[k], by_light[k][kb], by_tilt[k][tb]):
+                    for table in (totals[k], by_light[k][kb], by_tilt[k][tb], by_drift[k][db]):
                         table[kind][0] += ok
                         table[kind][1] += tot
                     all_ok &= ok == tot
                 perfect[k][0] += int(all_ok)
                 perfect[k][1] += 1
+                perfect_by_drift[k][db][0] += int(all_ok)
+                perfect_by_drift[k][db][1] += 1
                 if a.failures and k == "model" and not all_ok:
                     bad = [kind for kind, (ok, tot) in sc.items() if ok != tot]
                     name = f"s{s:02d}f{f:02d}-{'_'.join(b.split()[0] for b in bad)}"
@@ -172,8 +197,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"{k}: " + ", ".join(f"{kind.split()[0]} {v[0] / max(v[1], 1):.4f}" for kind, v in totals[k].items())
                 for k in kinds
             )
+            moved = ""
+            if cond["drift"] is not None:
+                d = cond["drift"]
+                moved = f" drifting to {d.light.kelvin:.0f} K x{d.light.exposure / cond['light'].exposure:.2f}"
             print(
-                f"session {s + 1}/{a.sessions} ({players}p, {cond['light'].kelvin:.0f} K, tilt "
+                f"session {s + 1}/{a.sessions} ({players}p, {cond['light'].kelvin:.0f} K{moved}, tilt "
                 f"{cond['camera'].tilt:.0f}, {cond['texture']}; {time.time() - t0:.0f} s): {line}",
                 file=sys.stderr,
                 flush=True,
@@ -184,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         "command": "PYTHONPATH=. python benchmarks/vision_eval.py "
         + " ".join(argv if argv is not None else sys.argv[1:]),
         "sessions": a.sessions,
+        "drift": a.drift,
+        "drifting_sessions": drifting_sessions,
         "frames": a.sessions * a.frames,
         "seconds": round(time.time() - t0),
         "truth_frames_with_hidden_regions": truth_hidden,
@@ -212,6 +243,14 @@ def main(argv: list[str] | None = None) -> int:
                 "by_tilt": {
                     b: {kind: round(v[0] / max(v[1], 1), 5) for kind, v in d.items()}
                     for b, d in sorted(by_tilt[k].items())
+                },
+                "by_drift": {
+                    b: {kind: round(v[0] / max(v[1], 1), 5) for kind, v in d.items()}
+                    for b, d in sorted(by_drift[k].items())
+                },
+                "perfect_frames_by_drift": {
+                    b: {"ok": v[0], "total": v[1], "rate": v[0] / max(v[1], 1)}
+                    for b, v in sorted(perfect_by_drift[k].items())
                 },
                 "median_ms": {st: round(float(np.median(v)), 2) for st, v in timings[k].items()},
             }
@@ -302,8 +341,9 @@ def _over(bbox: list[float], table: np.ndarray) -> bool:
 def markdown(result: dict[str, Any]) -> str:
     """The tables for docs/benchmarks.md."""
     kinds = list(result["results"])
+    drifting = f" ({result['drifting_sessions']} with drifting light)" if "drifting_sessions" in result else ""
     lines = [
-        f"{result['frames']} frames in {result['sessions']} sessions; registration from scratch: "
+        f"{result['frames']} frames in {result['sessions']} sessions{drifting}; registration from scratch: "
         f"{result['registration_fresh']['ok']}/{result['registration_fresh']['total']} "
         f"({100 * result['registration_fresh']['rate']:.2f}%), mean hex-centre error "
         f"{result['registration_fresh']['mean_hex_centre_error_px']:.2f} px",
@@ -338,9 +378,16 @@ def markdown(result: dict[str, Any]) -> str:
             f"the gate let {vid['gate_settled']} through, {vid['false_settled']} of them with a hand over the "
             f"table or pieces moving; {vid['read_ok']}/{vid['read']} frames let through were read perfectly",
         ]
-    for part, title in (("by_kelvin", "colour temperature (K)"), ("by_tilt", "tilt (degrees)")):
+    parts = (
+        ("by_kelvin", "colour temperature (K)"),
+        ("by_tilt", "tilt (degrees)"),
+        ("by_drift", "light in the session"),
+    )
+    for part, title in parts:
         for k in kinds:
-            d = result["results"][k][part]
+            d = result["results"][k].get(part)
+            if not d:  # results from before drift existed
+                continue
             lines += [
                 "",
                 f"{k}, by {title}:",
@@ -350,6 +397,13 @@ def markdown(result: dict[str, Any]) -> str:
             ]
             for b, row in d.items():
                 lines.append(f"| {b} | " + " | ".join(f"{100 * row.get(f, float('nan')):.2f}" for f in facts) + " |")
+            if part == "by_drift":
+                pf = result["results"][k].get("perfect_frames_by_drift", {})
+                lines += [
+                    "",
+                    "frames read perfectly: "
+                    + ", ".join(f"{b} {100 * v['rate']:.1f}% ({v['ok']}/{v['total']})" for b, v in pf.items()),
+                ]
     return "\n".join(lines)
 
 

@@ -1,6 +1,11 @@
-"""Camera imperfections applied to a rendered frame: motion blur, defocus, sensor noise, JPEG.
+"""Camera imperfections applied to a rendered frame: motion blur, defocus, the camera's own
+auto-exposure and white-balance gains, sensor noise, JPEG.
 
-:class:`Effects` is plain data; :class:`EffectsApplier` applies it cheaply. Sensor noise comes from a
+:class:`Effects` is plain data; :class:`EffectsApplier` applies it cheaply, in that order (the
+optics blur the picture, the camera's image processor scales it, then noise and compression). The
+gains stand for a phone's or webcam's auto exposure and auto white balance re-running as the room's
+light changes: a global ``gain`` and per-channel ``channel_gains`` (B, G, R); the default (1 and
+1, 1, 1) leaves the frame untouched, bit for bit. Sensor noise comes from a
 bank of Gaussian noise made once per image size and seed and cut at a random offset per frame (so
 frames differ but a frame is reproducible from its seed), added in one saturating OpenCV call.
 """
@@ -19,18 +24,26 @@ from vision.errors import VisionError
 
 NOISE_BANK_SCALE = 16.0
 BANK_PAD = 64
+GAIN_RANGE = (0.5, 2.0)
+"""Valid auto-exposure gains."""
+CHANNEL_GAIN_RANGE = (0.6, 1.6)
+"""Valid auto-white-balance gains, per channel."""
 
 
 @dataclass(frozen=True)
 class Effects:
     """``noise``: sensor noise sigma in 8-bit levels; ``motion_blur``: streak length (px) at
-    ``motion_angle`` degrees; ``defocus``: blur sigma (px); ``jpeg``: JPEG quality 5–100, or None."""
+    ``motion_angle`` degrees; ``defocus``: blur sigma (px); ``jpeg``: JPEG quality 5–100, or None;
+    ``gain``: the camera's auto-exposure gain (0.5–2, 1 = none); ``channel_gains``: its auto white
+    balance, one gain per channel in OpenCV's order (B, G, R), each 0.6–1.6."""
 
     noise: float = 2.0
     motion_blur: float = 0.0
     motion_angle: float = 0.0
     defocus: float = 0.0
     jpeg: int | None = None
+    gain: float = 1.0
+    channel_gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
     def __post_init__(self) -> None:
         if not 0 <= self.noise <= 40:
@@ -41,6 +54,23 @@ class Effects:
             raise VisionError(f"defocus must be 0-15 pixels, got {self.defocus:g}")
         if self.jpeg is not None and not 5 <= self.jpeg <= 100:
             raise VisionError(f"JPEG quality must be 5-100, got {self.jpeg}")
+        if not GAIN_RANGE[0] <= self.gain <= GAIN_RANGE[1]:
+            raise VisionError(f"camera gain must be {GAIN_RANGE[0]:g}-{GAIN_RANGE[1]:g}, got {self.gain:g}")
+        try:
+            cg = tuple(float(v) for v in self.channel_gains)
+        except (TypeError, ValueError):
+            cg = ()
+        if len(cg) != 3 or not all(CHANNEL_GAIN_RANGE[0] <= v <= CHANNEL_GAIN_RANGE[1] for v in cg):
+            raise VisionError(
+                f"camera channel_gains must be three gains (B, G, R) of {CHANNEL_GAIN_RANGE[0]:g}-"
+                f"{CHANNEL_GAIN_RANGE[1]:g}, got {self.channel_gains!r}"
+            )
+        object.__setattr__(self, "channel_gains", cg)
+
+    @property
+    def neutral(self) -> bool:
+        """True when the camera's gains change nothing."""
+        return self.gain == 1.0 and self.channel_gains == (1.0, 1.0, 1.0)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data."""
@@ -99,6 +129,8 @@ class EffectsApplier:
             out = cv2.filter2D(out, -1, motion_kernel(fx.motion_blur, fx.motion_angle), borderType=cv2.BORDER_REFLECT)
         if fx.defocus > 0.2:
             out = cv2.GaussianBlur(out, (0, 0), fx.defocus)
+        if not fx.neutral:  # the image processor's gains: one saturating multiply per pixel and channel
+            out = cv2.transform(out, np.diag([fx.gain * v for v in fx.channel_gains]).astype(np.float32))
         if fx.noise > 0:
             h, w = out.shape[:2]
             b = self.bank(h, w)

@@ -12,7 +12,8 @@ training (``models.train.HELD_VARIANTS``: hue-turned and posterised versions of 
 with the training cameras' field of view and seeds of their own — the evaluation pack (sketch) and
 its camera band are not touched. Each session is enrolled and read as in the evaluation
 (:mod:`vision.evaluation`); the mix with the most correct landscape tiles, row tiles and
-achievements wins.
+achievements wins. Every session is steady (one light all game) unless ``--drift half`` or ``all``
+lets the light change during the game as in the evaluation.
 """
 
 from __future__ import annotations
@@ -26,7 +27,15 @@ import numpy as np
 
 from games.tribes.rules.game import simulate
 from games.tribes.rules.profile import default_profile
-from games.tribes.sim.evaluation import enroll_session, frame_variation, photographed_pack, score, session_conditions
+from games.tribes.sim.evaluation import (
+    DRIFT_MODES,
+    enroll_session,
+    frame_conditions,
+    photographed_pack,
+    score,
+    session_conditions,
+    session_drifts,
+)
 from games.tribes.sim.render import Renderer
 from games.tribes.sim.splits import TRAIN_FOV
 from games.tribes.vision.layout import default_layout
@@ -47,6 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=6)
     ap.add_argument("--models", type=Path, default=Path("models"))
     ap.add_argument("--dry-run", action="store_true", help="do not write models.json")
+    ap.add_argument(
+        "--drift",
+        choices=DRIFT_MODES,
+        default="off",
+        help="sessions whose light changes during the game (default none)",
+    )
     a = ap.parse_args(argv)
     layout, profile = default_layout(), default_profile()
     models = Models(a.models)
@@ -59,13 +74,13 @@ def main(argv: list[str] | None = None) -> int:
         players = int(rng.integers(2, 5))
         game = simulate(players, TUNE_SEED_BASE + s, "greedy")
         seated = layout.with_seats((0, 2)) if players == 2 else layout
-        cond = session_conditions(s, a.sessions, seated, TUNE_SEED_BASE, TRAIN_FOV)
+        cond = session_conditions(s, a.sessions, seated, TUNE_SEED_BASE, TRAIN_FOV, drift=session_drifts(s, a.drift))
         renderer = Renderer(seated, pack, cond["texture"], seed=s)
         enr = enroll_session(renderer, game, cond, photographed_pack(pack, seated), seated)
         recs = {m: Recognizer(seated, profile, enr, models, stream=False, tile_mix=m, count_turns=4) for m in MIXES}
         one_turn = Recognizer(seated, profile, enr, models, stream=False, tile_mix=MIXES[3], count_turns=1)
-        for mv in np.linspace(2, len(game.states) - 1, a.frames).round().astype(int):
-            lt, fx = frame_variation(cond, rng)
+        for i, mv in enumerate(np.linspace(2, len(game.states) - 1, a.frames).round().astype(int)):
+            lt, fx = frame_conditions(cond, i, a.frames, rng)
             fr = renderer.render(game.states[int(mv)], cond["camera"], lt, fx, frame_seed=int(mv))
             truth = observation_from_truth(fr.truth)
             for m, rec in recs.items():
@@ -95,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         "packs": [p.name for p in packs],
         "sessions": a.sessions,
         "frames": a.frames,
+        "drift": a.drift,
     }
     print(json.dumps(report, indent=1))
     if not a.dry_run:

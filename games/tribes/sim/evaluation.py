@@ -6,12 +6,28 @@ table: one camera pose, one light, one table texture, one game. :func:`enroll_se
 a user would (setup photo, a photo with one tile of each missing kind, capture-sheet photos of the
 events and achievements); :func:`score` compares an observation with the ground truth, fact by
 fact, and counts what was read where nothing lies (phantom tiles, members and row shells).
+
+Conditions of a session (:func:`session_conditions`): the camera pose and lens, the light, the
+table texture, the sensor noise, and ``drift``: None for a *steady* session (one light all game,
+each frame with a little jitter: ±150 K, ±5 % exposure), or a :class:`Drift` for a *drifting* one,
+where the room's light changes during the game (daylight fading, a lamp switched on) and the
+camera's auto exposure and auto white balance follow it. :func:`frame_conditions` gives each frame's
+light and camera effects. In a drifting session the light moves along a smooth step, within a
+window of the game (:func:`session_drift`), from the starting light — the one the session is
+enrolled under — to another: colour temperature by 500–1500 K either way (within 2700–6500 K),
+exposure by a factor of 0.6–1.5, the light's direction by up to ±60° azimuth and ±15° elevation,
+its hot spot (and glare spot) by up to a quarter of the table, and a new unevenness (0–0.4). The
+camera undoes 40–90 % of the change in brightness (gain 0.5–2) and 40–90 % of the change in colour
+cast (channel gains 0.6–1.6, green kept at 1, plus a wander of its own of up to ±4 %), 3–12 % of
+the session late. The same small per-frame jitter is drawn on top, from the same random numbers as
+in a steady session.
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -25,8 +41,8 @@ from games.tribes.vision.observation import Observation
 from games.tribes.vision.photopack import cut_from_sheet
 from games.tribes.vision.table import LandTile, TableModel
 from sim.camera import Camera
-from sim.effects import Effects, EffectsApplier
-from sim.lighting import Light
+from sim.effects import CHANNEL_GAIN_RANGE, GAIN_RANGE, Effects, EffectsApplier
+from sim.lighting import MAX_KELVIN, MIN_KELVIN, Light, kelvin_rgb
 from sim.textures import TEXTURES
 from vision.errors import CameraError
 from vision.markers import capture_page
@@ -39,9 +55,12 @@ def session_conditions(
     layout: Any,
     seed_base: int = EVAL_SEED_BASE,
     fov_bands: tuple[tuple[float, float], ...] = (EVAL_FOV,),
+    drift: bool = False,
 ) -> dict[str, Any]:
     """Camera, light, effects range and texture of session ``s`` of ``n`` (tilt and colour
-    temperature stratified so that every bin is covered)."""
+    temperature stratified so that every bin is covered), and ``drift``: the session's light
+    changing during the game (:func:`session_drift`, drawn from random numbers of its own, so the
+    other conditions are those of the steady session), or None for a steady session."""
     rng = np.random.default_rng([seed_base, s])
     tilt = float(np.clip((s + rng.uniform(0.1, 0.9)) / n * 35.0, 0.0, 35.0))
     perm = np.random.default_rng([seed_base, 99]).permutation(n)
@@ -83,19 +102,198 @@ def session_conditions(
         glare_at=(float(rng.uniform(0.1 * w, 0.9 * w)), float(rng.uniform(0.1 * h, 0.9 * h))),
         glare_radius=float(rng.uniform(40, 140)),
     )
-    return {"camera": cam, "light": light, "texture": TEXTURES[s % len(TEXTURES)], "noise": float(rng.uniform(1, 6))}
+    return {
+        "camera": cam,
+        "light": light,
+        "texture": TEXTURES[s % len(TEXTURES)],
+        "noise": float(rng.uniform(1, 6)),
+        "drift": session_drift(light, (w, h), np.random.default_rng([seed_base, s, 31])) if drift else None,
+    }
+
+
+DRIFT_MODES = ("off", "half", "all")
+"""Which sessions of a set drift: none, every other one (the odd ones), all."""
+
+
+def session_drifts(s: int, mode: str) -> bool:
+    """Whether session ``s`` drifts under ``mode`` (:data:`DRIFT_MODES`)."""
+    if mode not in DRIFT_MODES:
+        raise ValueError(f"drift must be one of {', '.join(DRIFT_MODES)}, got {mode!r}")
+    return mode == "all" or (mode == "half" and s % 2 == 1)
+
+
+@dataclass(frozen=True)
+class Drift:
+    """How a session's light changes during the game, and how the camera follows it.
+
+    ``light``: the light at the end of the change (the session's starting light with another colour
+    temperature, exposure, direction, hot spot and glare spot, and unevenness). The light moves
+    along a smooth step from ``start`` to ``end`` (shares of the session: 0 = its first frame, 1 =
+    its last). The camera's auto exposure undoes ``exposure_follow`` of the change in brightness and
+    its auto white balance ``white_follow`` of the change in colour cast, both ``lag`` (a share of
+    the session) late; ``white_error`` (B, G, R) is the white balance's own wander, reached at the
+    end of the session."""
+
+    light: Light
+    start: float
+    end: float
+    lag: float
+    exposure_follow: float
+    white_follow: float
+    white_error: tuple[float, float, float]
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.start < self.end <= 1:
+            raise ValueError(f"drift window must be 0 <= start < end <= 1, got {self.start:g}-{self.end:g}")
+        if not 0 <= self.lag <= 1 or not 0 <= self.exposure_follow <= 1 or not 0 <= self.white_follow <= 1:
+            raise ValueError("drift lag and follow shares must be 0-1")
+
+    def weight(self, t: float) -> float:
+        """How far the light has moved at ``t`` (share of the session): 0 before ``start``, 1 after
+        ``end``, a smooth step between."""
+        return smoothstep((t - self.start) / (self.end - self.start))
+
+    def light_at(self, light: Light, t: float) -> Light:
+        """The room's light at ``t``, moving from ``light`` (the starting one) to :attr:`light`."""
+        w = self.weight(t)
+        if w == 0.0:
+            return light
+        end = self.light
+
+        def mix(a: float, b: float) -> float:
+            return a + (b - a) * w
+
+        def mix2(a: tuple[float, float] | None, b: tuple[float, float] | None) -> tuple[float, float] | None:
+            return None if a is None or b is None else (mix(a[0], b[0]), mix(a[1], b[1]))
+
+        turn = (end.azimuth - light.azimuth + 180.0) % 360.0 - 180.0  # the short way round
+        return replace(
+            light,
+            kelvin=float(np.clip(mix(light.kelvin, end.kelvin), MIN_KELVIN, MAX_KELVIN)),
+            exposure=math.exp(mix(math.log(light.exposure), math.log(end.exposure))),
+            azimuth=(light.azimuth + turn * w) % 360.0,
+            elevation=mix(light.elevation, end.elevation),
+            unevenness=mix(light.unevenness, end.unevenness),
+            hotspot=mix2(light.hotspot, end.hotspot),
+            glare_at=mix2(light.glare_at, end.glare_at),
+        )
+
+    def camera_gains(self, light: Light, t: float) -> tuple[float, tuple[float, float, float]]:
+        """The camera's auto-exposure gain and white-balance gains (B, G, R) at ``t``: the share
+        they follow of the change from ``light`` (the starting one) to the light they saw ``lag``
+        earlier, and the white balance's own wander."""
+        seen = self.light_at(light, max(t - self.lag, 0.0))
+        c0, c1 = cast(light), cast(seen)
+        luma = np.array([0.114, 0.587, 0.299])  # B, G, R
+        gain = ((light.exposure * float(luma @ c0)) / (seen.exposure * float(luma @ c1))) ** self.exposure_follow
+        wb = (c0 / c1) ** self.white_follow
+        wb = wb / wb[1]  # the white balance keeps green
+        wb = wb * (1.0 + np.array(self.white_error) * smoothstep(t))
+        b, g, r = (float(v) for v in np.clip(wb, *CHANNEL_GAIN_RANGE))
+        return float(np.clip(gain, *GAIN_RANGE)), (b, g, r)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data."""
+        return {
+            "light": self.light.to_dict(),
+            "start": self.start,
+            "end": self.end,
+            "lag": self.lag,
+            "exposure_follow": self.exposure_follow,
+            "white_follow": self.white_follow,
+            "white_error": list(self.white_error),
+        }
+
+
+def smoothstep(x: float) -> float:
+    """0 below 0, 1 above 1, and a smooth S between (slope 0 at both ends, at most 1.5)."""
+    x = min(max(x, 0.0), 1.0)
+    return x * x * (3 - 2 * x)
+
+
+def cast(light: Light) -> np.ndarray:
+    """The colour cast (B, G, R) ``light`` leaves on a rendered frame (as :func:`sim.lighting.light_field`
+    tints it: the black body's colour, partly white-balanced, brightest channel 1)."""
+    tint = kelvin_rgb(light.kelvin) ** (1.0 - light.white_balance)
+    tint = tint / tint.max()
+    return np.array([tint[2], tint[1], tint[0]])
+
+
+def session_drift(light: Light, table: tuple[float, float], rng: np.random.Generator) -> Drift:
+    """A drift of the session's ``light`` on a ``table`` (w, h mm), drawn from ``rng``: see the
+    module docstring for the ranges."""
+    w, h = table
+    step = float(rng.uniform(500, 1500)) * (1 if rng.random() < 0.5 else -1)
+    if not MIN_KELVIN <= light.kelvin + step <= MAX_KELVIN:
+        step = -step  # 3800 K of range: the other way always fits
+    exposure = float(np.clip(light.exposure * math.exp(rng.uniform(math.log(0.6), math.log(1.5))), 0.2, 3.0))
+    turn = float(rng.uniform(-60, 60))
+    elevation = float(np.clip(light.elevation + rng.uniform(-15, 15), 10, 90))
+    shift = (float(rng.uniform(-0.25, 0.25)) * w, float(rng.uniform(-0.25, 0.25)) * h)
+    hotspot = None
+    if light.hotspot is not None:
+        hotspot = (
+            float(np.clip(light.hotspot[0] + shift[0], 0, w)),
+            float(np.clip(light.hotspot[1] + shift[1], 0, h)),
+        )
+    glare_at = None
+    if light.glare_at is not None:
+        glare_at = (
+            float(np.clip(light.glare_at[0] + shift[0], 0.1 * w, 0.9 * w)),
+            float(np.clip(light.glare_at[1] + shift[1], 0.1 * h, 0.9 * h)),
+        )
+    end = replace(
+        light,
+        kelvin=float(np.clip(light.kelvin + step, MIN_KELVIN, MAX_KELVIN)),
+        exposure=exposure,
+        azimuth=(light.azimuth + turn) % 360.0,
+        elevation=elevation,
+        unevenness=float(rng.uniform(0.0, 0.4)),
+        hotspot=hotspot,
+        glare_at=glare_at,
+    )
+    start = float(rng.uniform(0.0, 0.4))
+    return Drift(
+        light=end,
+        start=start,
+        end=min(1.0, start + float(rng.uniform(0.45, 0.6))),
+        lag=float(rng.uniform(0.03, 0.12)),
+        exposure_follow=float(rng.uniform(0.4, 0.9)),
+        white_follow=float(rng.uniform(0.4, 0.9)),
+        white_error=(float(rng.uniform(-0.04, 0.04)), 0.0, float(rng.uniform(-0.04, 0.04))),
+    )
+
+
+def frame_conditions(cond: dict[str, Any], frame: int, frames: int, rng: np.random.Generator) -> tuple[Light, Effects]:
+    """The light and camera effects of frame ``frame`` of ``frames`` of a session: in a steady
+    session :func:`frame_variation`; in a drifting one the light of that point of the game and the
+    camera's gains (:class:`Drift`), with the same jitter (the same random numbers are drawn)."""
+    drift: Drift | None = cond.get("drift")
+    if drift is None:
+        return frame_variation(cond, rng)
+    t = frame / (frames - 1) if frames > 1 else 0.0
+    light: Light = cond["light"]
+    lt, fx = jitter(drift.light_at(light, t), cond["noise"], rng)
+    gain, gains = drift.camera_gains(light, t)
+    return lt, replace(fx, gain=gain, channel_gains=gains)
 
 
 def frame_variation(cond: dict[str, Any], rng: np.random.Generator) -> tuple[Light, Effects]:
-    """The session's light with a little drift, and this frame's camera effects."""
-    light: Light = cond["light"]
+    """The session's light with a little jitter, and this frame's camera effects (a steady
+    session; :func:`frame_conditions` follows a drifting one)."""
+    return jitter(cond["light"], cond["noise"], rng)
+
+
+def jitter(light: Light, noise: float, rng: np.random.Generator) -> tuple[Light, Effects]:
+    """``light`` with a little jitter (±150 K, ±5 % exposure), and a frame's camera effects
+    around sensor noise ``noise``."""
     lt = replace(
         light,
         kelvin=float(np.clip(light.kelvin + rng.normal(0, 150), 2700, 6500)),
         exposure=float(np.clip(light.exposure * rng.uniform(0.95, 1.05), 0.2, 3.0)),
     )
     fx = Effects(
-        noise=float(np.clip(cond["noise"] + rng.normal(0, 0.5), 0.3, 8.0)),
+        noise=float(np.clip(noise + rng.normal(0, 0.5), 0.3, 8.0)),
         motion_blur=float(rng.uniform(1.5, 3.5)) if rng.random() < 0.15 else 0.0,
         motion_angle=float(rng.uniform(0, 180)),
         defocus=float(rng.uniform(0.4, 1.2)) if rng.random() < 0.25 else 0.0,

@@ -9,7 +9,8 @@
    reuse it.
 2. **One warp** through the camera (perspective and lens distortion; :mod:`vision.warp`).
 3. **Light and camera effects** on the image: colour temperature, uneven brightness and vignetting
-   as one per-pixel gain, a glare spot, then motion blur, defocus, sensor noise and JPEG.
+   as one per-pixel gain, a glare spot, then motion blur, defocus, the camera's auto-exposure and
+   white-balance gains, sensor noise and JPEG.
 
 The same inputs and ``seed`` always give the same pixels. Ground truth comes from the
 :class:`~vision.table.TableModel`, i.e. from the rules state (:mod:`vision.truth`).
