@@ -110,6 +110,11 @@ def main(argv: list[str] | None = None) -> int:
         default="half",
         help="sessions whose light changes during the game: none, every other one (default), all",
     )
+    ap.add_argument(
+        "--compare-bare",
+        action="store_true",
+        help="also read every frame without the check against the enrolled bare table (vision.bare)",
+    )
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     layout = default_layout()
@@ -119,6 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     photos = photographed_pack(pack, layout)
     kinds = ["model", "histogram"] if not a.baseline_only else ["histogram"]
+    if a.compare_bare and not a.baseline_only:
+        kinds.insert(1, "model-no-bare")
+    options: dict[str, dict[str, Any]] = {
+        "model": {"features": "model"},
+        "histogram": {"features": "histogram"},
+        "model-no-bare": {"features": "model", "bare_look": False},
+    }
     totals: dict[str, dict[str, list[int]]] = {k: defaultdict(lambda: [0, 0]) for k in kinds}
     by_light: dict[str, dict[str, dict[str, list[int]]]] = {
         k: defaultdict(lambda: defaultdict(lambda: [0, 0])) for k in kinds
@@ -149,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         drifting_sessions += int(cond["drift"] is not None)
         renderer = Renderer(seated, pack, cond["texture"], seed=s)
         enr = enroll_session(renderer, game, cond, photos, seated)
-        recs = {k: Recognizer(seated, profile, enr, features=k, stream=False) for k in kinds}
+        recs = {k: Recognizer(seated, profile, enr, stream=False, **options[k]) for k in kinds}
         kb = bin_of(cond["light"].kelvin, KELVIN_BINS)
         tb = bin_of(cond["camera"].tilt, TILT_BINS)
         db = "drifting" if cond["drift"] is not None else "steady"

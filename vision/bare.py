@@ -116,18 +116,18 @@ class BareLook:
         best = np.full(len(rows), np.inf, np.float32)
         share = np.ones(len(rows), np.float32)
         ref_lab = self._lab[ref]
-        ref_med = self._median[ref]
         m = self.mask
-        lo, hi = 1.0 / self.gain, self.gain
+        # brightness and white balance matched on the unshifted disc, within the bound
+        med = np.median(q[:, s : s + inner, s : s + inner][:, m], axis=1)  # M x 3
+        g = np.clip(self._median[ref] / np.maximum(med, 1e-3), 1.0 / self.gain, self.gain)
+        q_lab = lab(q * g[:, None, None, :])
+        tol2 = self.tolerance**2
         for dy in range(2 * s + 1):
             for dx in range(2 * s + 1):
-                cut = q[:, dy : dy + inner, dx : dx + inner]
-                med = np.median(cut[:, m], axis=1)  # M x 3
-                g = np.clip(ref_med / np.maximum(med, 1e-3), lo, hi)
-                d2 = (((lab(cut * g[:, None, None, :]) - ref_lab) ** 2) * self.weights).sum(axis=3)[:, m]  # M x P
+                d2 = (((q_lab[:, dy : dy + inner, dx : dx + inner] - ref_lab) ** 2) * self.weights).sum(axis=3)[:, m]
                 cost = d2.mean(axis=1)
                 better = cost < best
                 best[better] = cost[better]
-                share[better] = (d2[better] > self.tolerance**2).mean(axis=1)
+                share[better] = (d2[better] > tol2).mean(axis=1)
         out[rows] = share
         return out
