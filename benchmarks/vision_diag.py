@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                 totals[k][1] += tot
             diff(obs, t, errs, f"{name} {kelvin:.0f}K tilt{tilt:.0f}")
             truth_tiles = {(h.seat, h.hex) for h in t.hexes if h.tile}
-            for c, v in rec.land.last_bare.items():  # windows read as a tile, against the hex's bare look
+            for c, v in rec.land.last_bare.items():  # every hex window read, against the hex's bare look
                 kind = "bare look: on a tile" if c in truth_tiles else "bare look: on no tile"
                 errs[kind][f"{min(int(v * 10), 9) / 10:.1f}"] += 1
         print(f"{name} done ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)

@@ -75,6 +75,15 @@ def hex_place(seat: int, h: tuple[int, int]) -> str:
     return f"hex:{seat}:{h[0]},{h[1]}"
 
 
+def parse_place(place: str) -> tuple[int, tuple[int, int]]:
+    """``(seat, hex)`` of a place name made by :func:`hex_place` (ValueError for anything else)."""
+    kind, seat, qr = place.split(":")
+    q, r = qr.split(",")
+    if kind != "hex":
+        raise ValueError(f"not a hex place: {place!r}")
+    return int(seat), (int(q), int(r))
+
+
 def row_label(tile: str | None, event: bool) -> str:
     """Class name of a row slot: ``empty``, ``action:<id>`` or ``event:<id>``."""
     if tile is None:

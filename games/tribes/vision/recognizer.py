@@ -38,9 +38,10 @@ import cv2
 import numpy as np
 
 from datafile import read_json
+from games.tribes.rules.hexgrid import START_TRIANGLE, distance
 from games.tribes.rules.profile import BoxProfile, default_profile
 from games.tribes.vision.encoder import PlainEncoder, TileEncoder
-from games.tribes.vision.enrollment import EMPTY, Enrollment, check_frame, frame_norm
+from games.tribes.vision.enrollment import EMPTY, Enrollment, check_frame, frame_norm, parse_place
 from games.tribes.vision.layout import Layout
 from games.tribes.vision.observation import Observation
 from games.tribes.vision.readers.arrows import ArrowReader
@@ -330,10 +331,20 @@ class Recognizer:
         self.support.reset()
 
 
+LIGHT_PLACES = 48
+"""Places of bare table (from the enrollment's bare looks) added to the light's reference points."""
+LIGHT_FROM_START = 4
+"""Only places at least this many hexes from a starting triangle are taken (lands rarely reach them;
+a tile that does is dropped by the robust fit like a hand over a point)."""
+
+
 def _light_tracker(enr: Enrollment, regions: Regions) -> LightTracker:
-    """The light tracker of an enrollment: its reference points of bare table, or — an enrollment
-    saved before they were kept — the ring's places with the one enrolled table colour (then only
-    the overall change of the light is followed)."""
+    """The light tracker of an enrollment: its reference points of bare table beside the markers,
+    plus up to :data:`LIGHT_PLACES` places of bare table spread over the whole table, away from the
+    lands (the hexes whose bare look it kept: :mod:`vision.bare`), so that the light is followed
+    where the tiles lie and not only at the table's edge. An enrollment saved before the points
+    were kept has the ring's places with the one enrolled table colour (then only the overall change
+    of the light is followed)."""
     lay = regions.layout
     points, spatial = enr.table_points, True
     if len(points) == 0:
@@ -341,7 +352,42 @@ def _light_tracker(enr: Enrollment, regions: Regions) -> LightTracker:
         centres = regions.table_ring().centers
         points = np.hstack([centres, np.tile(bgr, (len(centres), 1))])
         spatial = False
+    else:
+        points = np.vstack([points, _bare_points(enr, regions, points[:, :2])]).astype(np.float32)
     return LightTracker(points, lay.patch.center, lay.table, enr.norm, spatial)
+
+
+def _bare_points(enr: Enrollment, regions: Regions, have: np.ndarray) -> np.ndarray:
+    """Reference points (K x 5: x, y mm, enrolled normalised BGR) from the bare looks: the middle of
+    each kept hex far from the starting triangles, spread by farthest-point sampling from ``have``."""
+    lay = regions.layout
+    cand: list[tuple[float, ...]] = []
+    for place, thumb in zip(enr.bare_places, enr.bare, strict=True):
+        try:
+            seat, h = parse_place(place)
+        except ValueError:
+            continue
+        if seat >= len(lay.seats) or min(distance(h, s) for s in START_TRIANGLE) < LIGHT_FROM_START:
+            continue
+        c = thumb.shape[0] // 2
+        bgr = np.median(thumb[c - 2 : c + 2, c - 2 : c + 2].reshape(-1, 3), axis=0) / 255.0
+        cand.append((*lay.hex_center(seat, h), *bgr))
+    if not cand:
+        return np.zeros((0, 5), np.float32)
+    pts = np.asarray(cand, np.float64)
+    chosen: list[int] = []
+    near = (
+        np.min(np.hypot(pts[:, None, 0] - have[None, :, 0], pts[:, None, 1] - have[None, :, 1]), axis=1)
+        if len(have)
+        else np.full(len(pts), np.inf)
+    )
+    for _ in range(min(LIGHT_PLACES, len(pts))):
+        i = int(np.argmax(near))
+        if near[i] < 20.0:  # no place left that is not a point already
+            break
+        chosen.append(i)
+        near = np.minimum(near, np.hypot(pts[:, 0] - pts[i, 0], pts[:, 1] - pts[i, 1]))
+    return pts[chosen].astype(np.float32)
 
 
 def _baseline_units(models: Models) -> dict[str, float]:

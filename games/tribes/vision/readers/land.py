@@ -17,10 +17,11 @@ In a stream, a hex whose window did not change since it was last read keeps its 
 (:class:`~vision.readers.base.ChangeCache`), so a quiet table costs little.
 
 Tile types come from the features of each window compared with the enrolled examples
-(:class:`~vision.classify.ExampleClassifier`). A window read as a tile is then held against the bare
+(:class:`~vision.classify.ExampleClassifier`). Before that, every window is held against the bare
 table that enrollment saw at that very hex (:class:`~vision.bare.BareLook`): one that still looks
-like it is bare, whatever it resembles (a table of a tile's colour, a changed light, a neighbour
-reaching in), and the walk does not go on from it. Members are counted on tiles only, by the counting
+like it is bare, whatever it might resemble (a table of a tile's colour, a changed light, a
+neighbour reaching in), and the walk does not go on from it — nor is it classified at all, which
+spares the tile model the ring of bare hexes around every land. Members are counted on tiles only, by the counting
 model fed with the window and a likeness map to the seat's enrolled colour. Members of other
 colours on a seat's land are not counted (the rules keep each player's members on their own land).
 """
@@ -92,7 +93,7 @@ class LandReader:
         self.encoder = encoder
         self.bare = bare if bare is not None and len(bare) else None
         self.last_bare: dict[tuple[int, Hex], float] = {}
-        """The disagreement with the bare look of every window read as a tile in the last frame."""
+        """The disagreement with its bare look of every hex window read afresh in the last frame."""
         self.classifiers = dict(classifiers)  # per seat: examples prepared with that seat's colour hidden
         self.counter = counter
         self.colours = dict(colours)  # seat -> (colour name, Lab, spread)
@@ -177,28 +178,28 @@ class LandReader:
                     hits, misses, thumbs = {}, list(range(len(cells))), None
                 for i, value in hits.items():
                     results[cells[i]] = value  # type: ignore[assignment]
-                if misses:
-                    feats = self.encoder.encode(windows[misses], "hex", [f"seat:{cells[i][0]}" for i in misses])
-                    for seat in sorted({cells[i][0] for i in misses}):
-                        idx = [j for j, i in enumerate(misses) if cells[i][0] == seat]
+                # a hex that still looks as it did bare at enrollment is empty: not classified at all
+                todo = self._bare_screen(results, cells, misses, windows) if self.bare is not None else misses
+                if todo:
+                    feats = self.encoder.encode(windows[todo], "hex", [f"seat:{cells[i][0]}" for i in todo])
+                    for seat in sorted({cells[i][0] for i in todo}):
+                        idx = [j for j, i in enumerate(todo) if cells[i][0] == seat]
                         cls = self.classifiers[seat]
                         if len(cls) == 0:  # nothing enrolled for this seat: its land cannot be read
                             hidden.add(f"land:{seat}")
                             for j in idx:
-                                results[cells[misses[j]]] = (EMPTY, 0.0, 1.0)
+                                results[cells[todo[j]]] = (EMPTY, 0.0, 1.0)
                             continue
                         empty_col = cls.column(EMPTY)
                         probs = cls.probabilities(feats[idx])
                         for j, p in zip(idx, probs, strict=True):
-                            c = cells[misses[j]]
+                            c = cells[todo[j]]
                             b = int(p.argmax())
                             p_empty = float(p[empty_col]) if empty_col is not None else 0.0
                             results[c] = (cls.classes[b], float(p[b]), p_empty)
-                    if self.bare is not None:
-                        self._hold_to_bare(results, [cells[i] for i in misses], windows[misses])
-                    if thumbs is not None and self.cache is not None:
-                        for i in misses:
-                            self.cache.put(cells[i], thumbs[i], results[cells[i]])
+                if thumbs is not None and self.cache is not None:
+                    for i in misses:
+                        self.cache.put(cells[i], thumbs[i], results[cells[i]])
                 for c in cells:
                     if results[c][0] != EMPTY:
                         for n in neighbours(c[1]):
@@ -236,27 +237,32 @@ class LandReader:
             )
         return out, hidden
 
-    def _hold_to_bare(
+    def _bare_screen(
         self,
         results: dict[tuple[int, Hex], tuple[str, float, float]],
         cells: list[tuple[int, Hex]],
+        misses: list[int],
         windows: np.ndarray,
-    ) -> None:
-        """Turn the tiles read at ``cells`` whose windows still look like the hex's bare table into
-        empty hexes (see the module docstring)."""
+    ) -> list[int]:
+        """Settle the hexes among ``cells[misses]`` whose windows still look like the hex's bare
+        table as empty (see the module docstring); the indices left to classify."""
         assert self.bare is not None
-        sel = [j for j, c in enumerate(cells) if results[c][0] != EMPTY]
-        if not sel:
-            return
-        d = self.bare.disagreement([hex_place(*cells[j]) for j in sel], windows[sel])
-        for j, v in zip(sel, d, strict=True):
+        if not misses:
+            return misses
+        d = self.bare.disagreement([hex_place(*cells[i]) for i in misses], windows[misses])
+        todo = []
+        for i, v in zip(misses, d, strict=True):
             if np.isnan(v):
+                todo.append(i)
                 continue
-            c = cells[j]
+            c = cells[i]
             self.last_bare[c] = float(v)
             if v < BARE_SAME:
                 p = threshold_conf(float(v), BARE_SAME, BARE_SCALE)
                 results[c] = (EMPTY, p, p)
+            else:
+                todo.append(i)
+        return todo
 
     def _members(self, ctx: FrameContext, tiles: list[tuple[int, Hex]]) -> dict[tuple[int, Hex], tuple[int, float]]:
         out: dict[tuple[int, Hex], tuple[int, float]] = {}

@@ -175,3 +175,37 @@ def test_tiles_read_on_a_real_table_are_not_turned_into_bare_table():
     # and the bare hexes around them, read as such, are sure of it
     bare = [h for h in obs.hexes if not h.tile and hex_place(h.seat, h.hex) in rec.land.bare]
     assert len(bare) > 20 and all(h.tile_conf > 0.5 for h in bare)
+
+
+def test_the_light_is_also_followed_from_bare_table_among_the_lands():
+    from games.tribes.rules.hexgrid import distance
+    from games.tribes.vision.enrollment import parse_place
+    from games.tribes.vision.recognizer import LIGHT_FROM_START, LIGHT_PLACES
+
+    enr = cs.enrollment()
+    rec = Recognizer(default_layout(), default_profile(), enr, stream=False)
+    mm = rec.light.mm
+    ring = len(enr.table_points)
+    assert ring == 16 and len(mm) == ring + LIGHT_PLACES
+    extra = mm[ring:]
+    # spread: no two points closer than 20 mm, and some well inside the table, not only at its edge
+    gaps = np.hypot(*(mm[:, None, :] - mm[None, :, :]).transpose(2, 0, 1)) + np.eye(len(mm)) * 1e9
+    assert gaps.min() >= 20.0
+    assert (np.abs(extra - np.array([600.0, 500.0])) < [300.0, 250.0]).all(axis=1).sum() >= 4
+    # each is the middle of a kept hex far from every starting triangle
+    lay = default_layout()
+    far = np.array(
+        [
+            lay.hex_center(*parse_place(p))
+            for p in enr.bare_places
+            if min(distance(parse_place(p)[1], s) for s in START_TRIANGLE) >= LIGHT_FROM_START
+        ]
+    )
+    near_start = np.array(
+        [lay.hex_center(s, h) for s in range(4) for h in START_TRIANGLE]
+    )
+    for x in extra:
+        assert np.hypot(*(far - x).T).min() < 0.01
+        assert np.hypot(*(near_start - x).T).min() > 3 * lay.hex.pitch
+    with pytest.raises(ValueError, match="not a hex place"):
+        parse_place("corner:1:2,3")
