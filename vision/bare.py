@@ -42,6 +42,10 @@ PX = 20
 def thumbnails(windows01: np.ndarray, px: int = PX) -> np.ndarray:
     """N x px x px x 3 uint8 thumbnails of normalised BGR windows (0..1), by area averaging."""
     w = np.asarray(windows01, np.float32)
+    if w.ndim == 4 and w.shape[1] == w.shape[2] and w.shape[1] % px == 0:  # whole blocks: their means
+        k = w.shape[1] // px
+        mean = w.reshape(len(w), px, k, px, k, 3).mean(axis=(2, 4))
+        return np.clip(mean * 255.0 + 0.5, 0, 255).astype(np.uint8)
     out = np.empty((len(w), px, px, 3), np.uint8)
     for i, x in enumerate(w):
         if x.shape[0] != px or x.shape[1] != px:
@@ -122,9 +126,11 @@ class BareLook:
         g = np.clip(self._median[ref] / np.maximum(med, 1e-3), 1.0 / self.gain, self.gain)
         q_lab = lab(q * g[:, None, None, :])
         tol2 = self.tolerance**2
+        wl, wa, wb = (float(x) for x in self.weights)
         for dy in range(2 * s + 1):
             for dx in range(2 * s + 1):
-                d2 = (((q_lab[:, dy : dy + inner, dx : dx + inner] - ref_lab) ** 2) * self.weights).sum(axis=3)[:, m]
+                sq = np.square(q_lab[:, dy : dy + inner, dx : dx + inner] - ref_lab)
+                d2 = (wl * sq[..., 0] + wa * sq[..., 1] + wb * sq[..., 2])[:, m]  # (faster than a sum over 3)
                 cost = d2.mean(axis=1)
                 better = cost < best
                 best[better] = cost[better]

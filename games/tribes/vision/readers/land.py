@@ -55,6 +55,12 @@ BARE_SCALE = 0.03
 """Confidence scale of that decision (:func:`~vision.readers.base.threshold_conf`)."""
 
 
+NONE_LIKE = 0.5
+"""A tile's counting window with no pixel liker than this to the seat's colour holds no member."""
+NONE_CONF = 0.95
+"""The confidence of that reading."""
+
+
 class Encoder(Protocol):
     """Turns normalised windows of a group into unit feature vectors (:mod:`vision.encoder`)."""
 
@@ -286,7 +292,16 @@ class LandReader:
             idx = [j for j, i in enumerate(misses) if tiles[i][0] == seat]
             _, ref, spread = self.colours[seat]
             like[idx] = likeness(labs[idx], ref, colour_sigma(spread))
-        probs = self.counter.probabilities(win, like)
+        # a window in which not one pixel looks like the seat's colour holds none of its members:
+        # the counting model is not asked (on the tuning set it read 0 on every such window)
+        some = (like > NONE_LIKE).any(axis=(1, 2))
+        probs = np.zeros((len(misses), 2), np.float32)
+        probs[:, 0] = NONE_CONF
+        if some.any():
+            counted = self.counter.probabilities(win[some], like[some])
+            probs = np.zeros((len(misses), counted.shape[1]), np.float32)
+            probs[~some, 0] = NONE_CONF
+            probs[some] = counted
         for j, i in enumerate(misses):
             k = int(probs[j].argmax())
             conf = float(probs[j, k]) * (1.0 if inside[i] else 0.5)
