@@ -369,6 +369,8 @@ def _bare_points(enr: Enrollment, regions: Regions, have: np.ndarray) -> np.ndar
             continue
         if seat >= len(lay.seats) or min(distance(h, s) for s in START_TRIANGLE) < LIGHT_FROM_START:
             continue
+        if regions.reserved_at(lay.hex_center(seat, h)):  # (an enrollment kept it before places were reserved)
+            continue
         c = thumb.shape[0] // 2
         bgr = np.median(thumb[c - 2 : c + 2, c - 2 : c + 2].reshape(-1, 3), axis=0) / 255.0
         cand.append((*lay.hex_center(seat, h), *bgr))

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from functools import cached_property
 
+import cv2
 import numpy as np
 
 from games.tribes.rules.hexgrid import neighbours
 from games.tribes.rules.profile import BoxProfile
 from games.tribes.vision.layout import TRACK_NAMES, Hex, Layout
+from games.tribes.vision.layout import regions as layout_regions
 from vision.layout import Point, rect_corners
 from vision.patches import PatchSet, patch_set
 
@@ -38,6 +40,10 @@ COUNT_PX = 48
 """Pixels per side of the patches fed to the counting models."""
 
 
+RESERVED = ("reference_patch", "row.slots", "board.")
+"""The layout regions (field paths) where no landscape tile can lie."""
+RESERVED_MARGIN = 0.3
+"""A tile centred nearer than this (hexes) to a reserved place would overlap it."""
 WALK_REACH = 2.0
 """Hexes beyond its land area the land reader always walks a land to."""
 WALK_FAR = 6.0
@@ -84,12 +90,34 @@ class Regions:
         x, y = np.cos(a) * c[0] - np.sin(a) * c[1], np.sin(a) * c[0] + np.cos(a) * c[1]
         return float(max(abs(x) - s.area_size[0] / 2, abs(y) - s.area_size[1] / 2, 0.0))
 
+    @cached_property
+    def reserved(self) -> list[np.ndarray]:
+        """The layout's places where no landscape tile can lie (:data:`RESERVED` of
+        :func:`layout.regions`): the reference patch, the action row, the achievement board, the
+        event stacks and the discard — as float32 polygons (mm). Not the tracks or the supplies:
+        players move those aside when a land grows there (and our renderer lays tiles over them)."""
+        return [
+            np.asarray(poly, np.float32).reshape(-1, 1, 2)
+            for path, poly in layout_regions(self.layout)
+            if path.startswith(RESERVED)
+        ]
+
+    def reserved_at(self, at: tuple[float, float] | np.ndarray) -> bool:
+        """Whether a tile centred at ``at`` (mm) would lie on a reserved place (its centre inside one,
+        or nearer than :data:`RESERVED_MARGIN` hexes to one)."""
+        p = (float(at[0]), float(at[1]))
+        margin = RESERVED_MARGIN * self.layout.hex.pitch
+        return any(cv2.pointPolygonTest(poly, p, True) > -margin for poly in self.reserved)
+
     def walkable(self, seat: int, h: Hex, reach: float = WALK_REACH, far: float = WALK_FAR) -> bool:
-        """Whether the land reader may read hex ``h`` of ``seat``: within its land area widened by
+        """Whether the land reader may read hex ``h`` of ``seat``: not on a reserved place (the row,
+        the board, a track, a supply: :meth:`reserved_at`), and within its land area widened by
         ``reach`` hexes, or — a land may grow long — up to ``far`` hexes out as long as the hex lies
         nearer to this seat's area than to any other seat's."""
         lay = self.layout
         at = np.asarray(lay.hex_center(seat, h), np.float64)
+        if self.reserved_at(at):
+            return False
         out = self.outside_area(seat, at)
         if out <= reach * lay.hex.pitch:
             return True

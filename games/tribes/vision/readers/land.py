@@ -7,7 +7,9 @@ starting triangle, then the unread neighbours of every hex found to hold a tile,
 empty hexes around it — the same hexes the renderer's ground truth lists. Walking stays within the
 seat's land area widened by ``reach`` hexes (or ``far`` hexes where no other seat's area is nearer:
 lands can grow long). A hex lying on a marker is empty: the layout keeps the markers clear (a
-tile there would hide the marker). A hex whose window is not in the frame marks the seat's land
+tile there would hide the marker); so is one on the action row or the achievement board
+(:meth:`~games.tribes.vision.regions.Regions.reserved_at`), which the walk never reads: reported
+empty, surely, when it borders a tile. A hex whose window is not in the frame marks the seat's land
 ``hidden`` (the recognizer then reports none of its hexes: the land was not read in full) — unless
 a tile there would not lie within the play area (the layout's table, which the camera must see;
 the walk looks beyond it only to follow long lands): such a hex is left out and the land is read
@@ -53,12 +55,6 @@ with one small symbol on a white table).
 """
 BARE_SCALE = 0.03
 """Confidence scale of that decision (:func:`~vision.readers.base.threshold_conf`)."""
-
-
-NONE_LIKE = 0.5
-"""A tile's counting window with no pixel liker than this to the seat's colour holds no member."""
-NONE_CONF = 0.95
-"""The confidence of that reading."""
 
 
 class Encoder(Protocol):
@@ -110,6 +106,7 @@ class LandReader:
         self.cache = ChangeCache() if cache else None
         self.count_cache = ChangeCache(cells=12) if cache else None
         self._near: dict[tuple[int, Hex], bool] = {}
+        self._on_reserved: dict[tuple[int, Hex], bool] = {}
         self._marker: dict[tuple[int, Hex], int | None] = {}
 
     def _marker_under(self, ctx: FrameContext, seat: int, h: Hex) -> int | None:
@@ -136,6 +133,15 @@ class LandReader:
         x, y = lay.hex_center(seat, h)
         m = lay.hex.pitch / 2
         return m <= x <= lay.table[0] - m and m <= y <= lay.table[1] - m
+
+    def _reserved(self, ctx: FrameContext, seat: int, h: Hex) -> bool:
+        """Whether a tile on hex ``h`` of ``seat`` would lie on the row or the board
+        (:meth:`Regions.reserved_at`): surely empty."""
+        key = (seat, h)
+        hit = self._on_reserved.get(key)
+        if hit is None:
+            hit = self._on_reserved[key] = ctx.regions.reserved_at(ctx.regions.layout.hex_center(seat, h))
+        return hit
 
     def _near_area(self, ctx: FrameContext, seat: int, h: Hex) -> bool:
         """Whether the walk may read hex ``h`` of ``seat`` (:meth:`Regions.walkable`)."""
@@ -210,9 +216,14 @@ class LandReader:
                     if results[c][0] != EMPTY:
                         for n in neighbours(c[1]):
                             cell = (c[0], n)
-                            if cell not in visited and self._near_area(ctx, c[0], n):
+                            if cell in visited:
+                                continue
+                            if self._near_area(ctx, c[0], n):
                                 visited.add(cell)
                                 nxt.append(cell)
+                            elif self._reserved(ctx, c[0], n):  # the row or the board lies there: empty
+                                visited.add(cell)
+                                results[cell] = (EMPTY, 1.0, 1.0)
             frontier = nxt
         t1 = time.perf_counter()
         tiles = [c for c, (lb, _, _) in results.items() if lb != EMPTY]
@@ -292,16 +303,7 @@ class LandReader:
             idx = [j for j, i in enumerate(misses) if tiles[i][0] == seat]
             _, ref, spread = self.colours[seat]
             like[idx] = likeness(labs[idx], ref, colour_sigma(spread))
-        # a window in which not one pixel looks like the seat's colour holds none of its members:
-        # the counting model is not asked (on the tuning set it read 0 on every such window)
-        some = (like > NONE_LIKE).any(axis=(1, 2))
-        probs = np.zeros((len(misses), 2), np.float32)
-        probs[:, 0] = NONE_CONF
-        if some.any():
-            counted = self.counter.probabilities(win[some], like[some])
-            probs = np.zeros((len(misses), counted.shape[1]), np.float32)
-            probs[~some, 0] = NONE_CONF
-            probs[some] = counted
+        probs = self.counter.probabilities(win, like)
         for j, i in enumerate(misses):
             k = int(probs[j].argmax())
             conf = float(probs[j, k]) * (1.0 if inside[i] else 0.5)

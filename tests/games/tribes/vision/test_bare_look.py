@@ -210,23 +210,3 @@ def test_the_light_is_also_followed_from_bare_table_among_the_lands():
     with pytest.raises(ValueError, match="not a hex place"):
         parse_place("corner:1:2,3")
 
-
-def test_tiles_showing_nothing_of_the_seats_colour_are_not_counted_by_the_model():
-    fr = cs.frame(60)
-    truth = observation_from_truth(fr.truth)
-    rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), stream=False)
-    asked: list[int] = []
-    real = rec.land.counter
-
-    class Recording:
-        def probabilities(self, patches01, like):
-            asked.append(len(patches01))
-            return real.probabilities(patches01, like)
-
-    rec.land.counter = Recording()
-    obs = rec.read(fr.image)
-    tiles = [h for h in obs.hexes if h.tile]
-    assert 0 < sum(asked) < len(tiles)  # some tiles were settled without the model
-    sc = score(obs, truth)
-    assert sc["members per hex"][0] >= sc["members per hex"][1] - 1
-    assert all(h.members_conf > 0.5 for h in tiles if not h.members)

@@ -65,7 +65,12 @@ def test_land_walk_territory_and_marker_spots():
                     assert all(out < ctx.regions.outside_area(o, at) for o in (1, 2, 3))
             # the hexes enrollment keeps the bare table of are those the walk may read
             assert ((q, r) in walk) <= land._near_area(ctx, 0, (q, r))
-    assert len(walk) > 300
+    assert len(walk) > 250
+    # nor does it walk onto the row or the board: no tile can lie there
+    for seat in range(4):
+        for c in list(lay.row_slots) + [p for era in lay.board for p in era] :
+            h = lay.hex_at(seat, c)
+            assert not ctx.regions.walkable(seat, h) and h not in ctx.regions.walk_hexes(seat)
 
 
 def test_sampler_cuts_more_windows_than_one_remap_allows():
