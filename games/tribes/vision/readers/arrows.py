@@ -30,7 +30,9 @@ shaft and shadow reach into the crossing footprint's middle, never its ends). Tw
 may cross at one corner; the one underneath shows only its ends beyond the top token — narrow,
 and blurred into the top token and the tile beside them, so that hardly a pixel is like its colour.
 Each end's pixels are unmixed into their composed bare look, the top token's colour and the
-candidate's (:func:`unmix`); an end pixel counts when at least ``MIX`` of it is the candidate's, and
+candidate's (:func:`unmix`); an end pixel counts when at least ``MIX`` of it is the candidate's and
+the mixture explains it (its likeness to the pixel is above ``LIKE``: a blue pixel on green felt is
+"towards" black, but no mixture of felt, black and the top colour looks like it), and
 the arrow underneath counts when ``UNDER`` of each end does (the top token's shadow, "black" to the
 likeness, falls on one side only). Without a composed look the ends are judged by colour alone (the
 table is no endmember for a tile's corner). A player has one arrow token: if several places
@@ -148,9 +150,10 @@ def corners(layout: object) -> list[Place]:
     return out
 
 
-def unmix(labs: np.ndarray, bare: np.ndarray, colour: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """Per pixel, the part of ``colour`` in it when it is taken for a mixture of its ``bare`` look,
-    ``colour`` and ``other`` (least squares in weighted Lab, parts not below 0; 0..1)."""
+def unmix(labs: np.ndarray, bare: np.ndarray, colour: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel, the parts of ``colour`` and of ``other`` in it when it is taken for a mixture of
+    its ``bare`` look, ``colour`` and ``other``: least squares in weighted Lab with both parts in
+    0..1 (the best of the two-colour fit and the fits with one of them alone)."""
     d = (labs - bare) * LAB_WEIGHT
     u = (np.asarray(colour, np.float32) - bare) * LAB_WEIGHT
     v = (np.asarray(other, np.float32) - bare) * LAB_WEIGHT
@@ -158,11 +161,21 @@ def unmix(labs: np.ndarray, bare: np.ndarray, colour: np.ndarray, other: np.ndar
     ud, vd = (u * d).sum(-1), (v * d).sum(-1)
     det = uu * vv - uv * uv
     with np.errstate(divide="ignore", invalid="ignore"):
-        a = np.where(det > 1e-6, (ud * vv - vd * uv) / det, 0.0)
-        b = np.where(det > 1e-6, (vd * uu - ud * uv) / det, 0.0)
-        alone = np.where(uu > 1e-6, ud / uu, 0.0)  # without the other colour (its part would be < 0)
-    a = np.where(b < 0, alone, a)
-    return np.clip(np.nan_to_num(a), 0.0, 1.0).astype(np.float32)
+        both = (
+            np.where(det > 1e-6, (ud * vv - vd * uv) / det, 0.0),
+            np.where(det > 1e-6, (vd * uu - ud * uv) / det, 0.0),
+        )
+        one = (np.where(uu > 1e-6, ud / uu, 0.0), np.zeros_like(ud))
+        two = (np.zeros_like(ud), np.where(vv > 1e-6, vd / vv, 0.0))
+    best_a, best_b, best_r = np.zeros_like(ud), np.zeros_like(ud), (d * d).sum(-1)
+    for pa, pb in (one, two, both):
+        pa = np.clip(np.nan_to_num(pa), 0.0, 1.0)
+        pb = np.clip(np.nan_to_num(pb), 0.0, 1.0)
+        r = d - pa[..., None] * u - pb[..., None] * v
+        r2 = (r * r).sum(-1)
+        better = r2 < best_r - 1e-9
+        best_a, best_b, best_r = np.where(better, pa, best_a), np.where(better, pb, best_b), np.minimum(r2, best_r)
+    return best_a.astype(np.float32), best_b.astype(np.float32)
 
 
 def share(ev: Evidence, j: int, i: int, region: np.ndarray) -> float:
@@ -366,8 +379,9 @@ class ArrowReader:
         """How plainly colour ``j`` shows at both ends of the diagonal crossing place ``i``, where a
         token of colour ``top`` lies: the smaller share of the two ends' pixels (beyond the top token)
         that are at least ``MIX`` colour ``j`` when unmixed into their composed bare look, ``top`` and
-        ``j`` — or, where the bare look is the table standing in for an unknown tile, that count
-        for ``j`` by colour (:attr:`Evidence.likes`); 0 when an end hardly shows."""
+        ``j``, the mixture like the pixel (likeness above ``LIKE``) — or, where the bare look is the
+        table standing in for an unknown tile, that count for ``j`` by colour
+        (:attr:`Evidence.likes`); 0 when an end hardly shows."""
         k = geo.partner.get(i)
         if k is None:
             return 0.0
@@ -376,8 +390,14 @@ class ArrowReader:
         if min(int(x.sum()) for x in tips) < 5:
             return 0.0
         # unmixing needs the bare look itself; where only the table stands in for it, colour alone
-        part = unmix(ev.labs[k], ev.bare[k], self.colours[j][1], self.colours[top][1])
-        hits = np.where(ev.composed[k], part >= MIX, ev.likes[j, k])
+        _, ref, spread = self.colours[j]
+        other = self.colours[top][1]
+        bare = ev.bare[k]
+        a, b = unmix(ev.labs[k], bare, ref, other)
+        mix = bare + a[..., None] * (ref - bare) + b[..., None] * (other - bare)
+        # at least MIX of the colour, and the mixture must explain the pixel (as LIKE for a colour)
+        fits = (a >= MIX) & (likeness(ev.labs[k], mix, colour_sigma(spread)) > LIKE)
+        hits = np.where(ev.composed[k], fits, ev.likes[j, k])
         mixed = Evidence(
             hits[None, None], ev.seen[j, k][None, None], ev.composed[k : k + 1], ev.labs[k : k + 1], ev.bare[k : k + 1]
         )

@@ -501,5 +501,7 @@ def test_unmixing_finds_a_colours_part_in_a_blurred_pixel():
     for a, b in ((0.6, 0.3), (0.3, 0.6), (1.0, 0.0), (0.0, 0.5)):
         pixel = bare + a * (red - bare) + b * (blue - bare)
         got = unmix(pixel[None], bare[None], red, blue)
-        assert got[0] == pytest.approx(a, abs=0.02)
-    assert unmix(bare[None], bare[None], red, blue)[0] == 0.0
+        assert got[0][0] == pytest.approx(a, abs=0.02) and got[1][0] == pytest.approx(b, abs=0.02)
+    assert unmix(bare[None], bare[None], red, blue)[0][0] == 0.0
+    # parts stay within 0..1: a pixel beyond the colour is all of it
+    assert unmix((bare + 1.5 * (red - bare))[None], bare[None], red, blue)[0][0] == 1.0
