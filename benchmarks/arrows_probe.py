@@ -111,10 +111,8 @@ def _why(rec: Recognizer, seen: dict[str, Any], wrong: list[tuple[str, Arrow]], 
                 for key, ev in evs.items()
             }
             top = next(c for c, lo, up in truth if (lo, up) == geo.places[k])
-            un = {
-                key: rd.under(ev, geo, k, names.index(top), j) if ev is not None else float("nan")
-                for key, ev in evs.items()
-            }
+            now = evs["composed"]
+            un = rd.under(now, geo, k, names.index(top), j) if now is not None else float("nan")
             line += (
                 f"; under {top}: tips by colour alone {ts['composed']} (table {ts['table']}, none {ts['none']}), "
                 f"unmixed into the composed look {un:.2f} (needs {reader.UNDER} at each tip)"
@@ -148,7 +146,9 @@ def _crossings(rec: Recognizer, seen: dict[str, Any], truth: list[Arrow], got: l
             continue
         under = laid.get(geo.places[k])
         if under is not None:
-            out["laid"].append(round(rd.under(ev, geo, i, names.index(c), names.index(under)), 2))
+            rivals = [rd.under(ev, geo, i, names.index(c), j) for j, n in enumerate(names) if n not in read | {under}]
+            mine = rd.under(ev, geo, i, names.index(c), names.index(under))
+            out["laid"].append((round(mine, 2), round(max(rivals, default=0.0), 2)))
         else:
             free = [rd.under(ev, geo, i, names.index(c), j) for j, n in enumerate(names) if n not in read]
             out["free"].append(round(max(free, default=0.0), 2))
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     pack = builtin_pack(HELD_OUT_PACK)
     photos = photographed_pack(pack, layout)
     tally = {"reader": [0, 0], "bare table alone": [0, 0]}
-    crossing: dict[str, list[float]] = {"laid": [], "free": []}
+    crossing: dict[str, list[Any]] = {"laid": [], "free": []}
     for s in _sessions(a.sessions):
         rng = np.random.default_rng([EVAL_SEED_BASE, s, 1])
         players = int(rng.integers(2, 5))
@@ -207,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     for k, (ok, n) in tally.items():
         print(f"frames right, light followed, {k}: {ok}/{n}")
     print(
-        "under-arrow check (light followed) at corners with an arrow read, an arrow laid under it: "
+        "under-arrow check (light followed) at corners with an arrow read, an arrow laid under it "
+        "(its share, the largest of the other colours not read): "
         f"{sorted(crossing['laid'])}"
     )
     print(
