@@ -186,7 +186,7 @@ class Recognizer:
             self.encoder, self.classifiers["board"], self.profile, colour_list, examples=board_examples
         )
         table = np.asarray(enr.table, np.float32)  # Lab of the bare table
-        self.arrows = ArrowReader(colour_list, table=table)
+        self.arrows = ArrowReader(colour_list, table=table, examples=board_examples)
         self.tracks = TrackReader(colour_list, table=table)
         self.shells = ShellReader(shells, shell)
 
@@ -297,7 +297,7 @@ class Recognizer:
         hexes = self.support.check(hexes, h1, settled)
         row, h2 = self.row.read(ctx)
         board, h3 = self.board.read(ctx)
-        arrows = self.arrows.read(ctx) if not h3 else []
+        arrows = self.arrows.read(ctx, board) if not h3 else []  # the corners show the tiles just read
         tracks, h4 = self.tracks.read(ctx)
         shells, h5 = self.shells.read(ctx, self.seats)
         timings["readers"] = (time.perf_counter() - t3) * 1000

@@ -18,8 +18,10 @@ import tests.games.tribes.vision.camera_scenes as cs
 from games.tribes.rules.profile import default_profile
 from games.tribes.vision.enrollment import EMPTY
 from games.tribes.vision.layout import default_layout
-from games.tribes.vision.observation import Observation, observation_from_truth
+from games.tribes.vision.observation import BoardReading, Observation, observation_from_truth
+from games.tribes.vision.readers.arrows import ArrowReader, Evidence, share, unmix
 from games.tribes.vision.recognizer import Recognizer
+from games.tribes.vision.regions import Regions
 from games.tribes.vision.table import ArrowToken, TableModel
 from vision.assign import assign, assign_with_bounds, assign_with_margins
 from vision.colour import ColourNorm, fit_norm
@@ -354,6 +356,152 @@ def test_arrow_tokens_are_read_with_their_two_positions_and_owner():
         got = sorted((a.colour, a.lower, a.upper) for a in obs.arrows)
         assert got == sorted((colour[a.owner], a.lower, a.upper) for a in arrows)
         assert all(a.conf > 0.9 for a in obs.arrows)
+    # the corners were held against the art of the tiles read there, not the bare table alone
+    assert any(composed.any() for _, _, composed in rec.arrows._bare.values())
     # the overlay shows them
     bare = dataclasses.replace(obs, arrows=())
     assert not np.array_equal(rec.annotate(image, obs), rec.annotate(image, bare))
+
+
+# --- arrow tokens against the corners' bare look (synthetic windows) ---------------------------------
+BLACK, RED = np.array([9.4, 1.0, 1.5], np.float32), np.array([44.7, 52.5, 35.0], np.float32)
+SLATE, OAK = np.array([27.6, -0.5, -2.0], np.float32), np.array([72.5, 6.0, 31.5], np.float32)
+ART = np.array([82.0, 5.0, 15.0], np.float32)  # the tiles' pale art
+PLACE = ((1, 0), (2, 1))
+
+
+def _to_bgr(labs: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(labs.reshape(-1, 1, 3).astype(np.float32), cv2.COLOR_Lab2BGR).reshape(labs.shape)
+
+
+def _along(points: np.ndarray, place: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Coordinates (mm) of table points along and across the diagonal of ``place``."""
+    (cx, cy), angle = default_layout().arrow_position(*place)
+    a = np.radians(angle)
+    dx, dy = points[..., 0] - cx, points[..., 1] - cy
+    return dx * np.cos(a) + dy * np.sin(a), -dx * np.sin(a) + dy * np.cos(a)
+
+
+def _paint(points: np.ndarray, table: np.ndarray, printed: bool = False, arrow: np.ndarray | None = None) -> np.ndarray:
+    """Lab of the table at ``points`` (mm): tiles of pale art on the table; with ``printed``, the tiles'
+    art red along the diagonal of PLACE; with ``arrow``, an arrow token of that Lab lying on PLACE."""
+    lay = default_layout()
+    out = np.broadcast_to(table, (*points.shape[:-1], 3)).copy()
+    on = np.zeros(points.shape[:-1], bool)
+    for row in lay.board:
+        for c in row:
+            on |= (np.abs(points[..., 0] - c[0]) <= lay.achievement_size[0] / 2) & (
+                np.abs(points[..., 1] - c[1]) <= lay.achievement_size[1] / 2
+            )
+    out[on] = ART
+    t, n = _along(points, PLACE)
+    if printed:
+        out[on & (np.abs(t) <= 14) & (np.abs(n) <= 4)] = RED
+    if arrow is not None:
+        shaft = (t >= -14) & (t <= 2) & (np.abs(n) <= 3)
+        head = (t >= 0) & (t <= 14) & (np.abs(n) <= 7 * (14 - t) / 14)
+        out[shaft | head] = arrow
+    return out
+
+
+class _Ctx:
+    """What the arrow reader asks of a frame: regions, windows, timings."""
+
+    def __init__(self, regions: Regions, paint) -> None:
+        self.regions, self.paint, self.timings = regions, paint, {}
+
+    def windows(self, ps) -> np.ndarray:
+        return _to_bgr(self.paint(ps.grid))
+
+
+def _arrow_scene(table: np.ndarray, printed: bool = False, arrow: np.ndarray | None = None, enrolled: bool = True):
+    """A reader with every tile enrolled (its art as :func:`_paint` draws it, cut as enrollment cuts
+    board windows), a frame of the board and the board reading of it."""
+    regions = Regions(default_layout(), default_profile())
+    board = regions.board_patches()
+    labels = [f"achievement:t{e}{c}" for e, c in regions.board_positions]
+    examples = (_to_bgr(_paint(board.grid, table, printed)), labels) if enrolled else None
+    rd = ArrowReader([("black", BLACK, 2.0), ("red", RED, 2.0)], table=table, examples=examples)
+    ctx = _Ctx(regions, lambda pts: _paint(pts, table, printed, arrow))
+    reading = [BoardReading(e, c, f"t{e}{c}") for e, c in regions.board_positions]
+    return rd, ctx, reading
+
+
+def _share(rd: ArrowReader, ev: Evidence, colour: int, ctx: _Ctx) -> float:
+    geo = rd._geometry(ctx.regions)
+    i = geo.places.index(PLACE)
+    return share(ev, colour, i, geo.masks[i])
+
+
+def test_a_dark_arrow_on_a_dark_table_counts_against_the_tiles_it_lies_on():
+    """Issue 20, session 17: a black arrow's flat top (L* 31) is nearer a slate table (L* 28) than
+    the enrolled black (L* 9), so held against the bare table it is table. Held against what lies
+    at the corner bare — the tiles' art, the table only in the gaps — it is the arrow."""
+    arrow = np.array([31.0, 1.0, 3.0], np.float32)
+    rd, ctx, board = _arrow_scene(SLATE, arrow=arrow)
+    assert rd.read(ctx, None) == []  # against the bare table alone (the reader before)
+    got = rd.read(ctx, board)
+    assert [(a.colour, a.lower, a.upper) for a in got] == [("black", *PLACE)]
+    ev = rd.evidence(ctx, board)
+    assert _share(rd, ev, 0, ctx) > 0.9 and _share(rd, rd.evidence(ctx, None), 0, ctx) < 0.05
+    # the slate gaps look black themselves: they neither count nor shrink the share
+    geo = rd._geometry(ctx.regions)
+    i = geo.places.index(PLACE)
+    gaps = geo.masks[i] & (geo.position[i] < 0)
+    assert gaps.any() and not ev.seen[0, i][gaps].any() and ev.seen[1, i][gaps].all()
+    # and with no arrow there, nothing
+    rd, ctx, board = _arrow_scene(SLATE)
+    assert rd.read(ctx, board) == []
+
+
+def test_art_of_a_players_colour_on_the_tiles_corners_is_not_an_arrow():
+    """Red printed on the tiles along one diagonal shows on a light table as half a red arrow's
+    footprint; the tiles' own art, composed at the corner, explains it. A real arrow lying across
+    that corner is still read."""
+    rd, ctx, board = _arrow_scene(OAK, printed=True)
+    assert _share(rd, rd.evidence(ctx, None), 1, ctx) > 0.4  # the bare table does not explain it
+    assert _share(rd, rd.evidence(ctx, board), 1, ctx) == 0.0
+    assert rd.read(ctx, board) == []
+    rd, ctx, board = _arrow_scene(OAK, printed=True, arrow=BLACK + np.float32([12, 0, 0]))
+    assert [(a.colour, a.lower, a.upper) for a in rd.read(ctx, board)] == [("black", *PLACE)]
+
+
+def test_arrows_fall_back_to_the_bare_table_where_a_tile_is_unknown():
+    """No board reading, tiles read as unknown or not sure, or tiles never enrolled: the bare table
+    stands in for the corner's bare look, as before."""
+    arrow = np.array([31.0, 1.0, 3.0], np.float32)
+    rd, ctx, board = _arrow_scene(SLATE, arrow=arrow)
+    plain = rd.evidence(ctx, None)
+    assert not plain.composed.any()
+    unsure = [dataclasses.replace(b, tile="?") for b in board[:6]] + [
+        dataclasses.replace(b, tile_conf=0.2) for b in board[6:]
+    ]
+    never = _arrow_scene(SLATE, arrow=arrow, enrolled=False)[0]
+    for reader, reading in ((rd, unsure), (never, board)):
+        ev = reader.evidence(ctx, reading)
+        assert not ev.composed.any()
+        assert np.array_equal(ev.likes, plain.likes) and np.array_equal(ev.seen, plain.seen)
+        assert reader.read(ctx, reading) == []  # the dark arrow is table again
+    # one tile unknown: its corners fall back, the others are composed
+    one = [dataclasses.replace(b, tile="?") if (b.era, b.col) == (2, 1) else b for b in board]
+    ev = rd.evidence(ctx, one)
+    geo = rd._geometry(ctx.regions)
+    touches = [geo.positions.index((2, 1)) in np.unique(geo.position[i]) for i in range(len(geo.places))]
+    assert any(touches) and not all(touches)
+    for i, t in enumerate(touches):
+        assert ev.composed[i].any() != t
+    # a red arrow on the slate table is read by the fallback as by the composed look
+    rd, ctx, board = _arrow_scene(SLATE, arrow=RED)
+    assert [a.colour for a in rd.read(ctx, None)] == [a.colour for a in rd.read(ctx, board)] == ["red"]
+
+
+def test_unmixing_finds_a_colours_part_in_a_blurred_pixel():
+    """An under-arrow's tips are blurred into the top token and the tile beside them."""
+    bare, red, blue = ART, RED, np.array([41.2, 9.5, -41.5], np.float32)
+    for a, b in ((0.6, 0.3), (0.3, 0.6), (1.0, 0.0), (0.0, 0.5)):
+        pixel = bare + a * (red - bare) + b * (blue - bare)
+        got = unmix(pixel[None], bare[None], red, blue)
+        assert got[0][0] == pytest.approx(a, abs=0.02) and got[1][0] == pytest.approx(b, abs=0.02)
+    assert unmix(bare[None], bare[None], red, blue)[0][0] == 0.0
+    # parts stay within 0..1: a pixel beyond the colour is all of it
+    assert unmix((bare + 1.5 * (red - bare))[None], bare[None], red, blue)[0][0] == 1.0
