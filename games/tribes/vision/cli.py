@@ -241,7 +241,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     missing = enr.missing(profile)
     sys.stdout.write(
         f"enrolled {len(enr.labels['hex'])} land, {len(enr.labels['row'])} row and {len(enr.labels['board'])} board "
-        f"windows; colours {', '.join(sorted(enr.colours))}: {js}, {npz}\n"
+        f"windows; colours {', '.join(sorted(enr.colours))}; bare table at {len(enr.bare_places)} hexes: {js}, {npz}\n"
     )
     sys.stdout.write(pack_line)
     if missing:

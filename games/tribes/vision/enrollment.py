@@ -70,6 +70,10 @@ def hex_label(resource: str | None, exhausted: bool, tile: bool = True) -> str:
     return "exhausted" if exhausted else f"resource:{resource}"
 
 
+BARE_SEEN = 0.9
+"""An enrollment that saw less than this share of the places of bare table it wanted says so."""
+
+
 def hex_place(seat: int, h: tuple[int, int]) -> str:
     """The place name of hex ``h`` of ``seat``'s land (a key of the bare-table thumbnails)."""
     return f"hex:{seat}:{h[0]},{h[1]}"
@@ -426,6 +430,7 @@ class Enroller:
         self.table_samples: list[np.ndarray] = []
         self.point_samples: list[np.ndarray] = []
         self.bare_samples: dict[str, list[np.ndarray]] = {}
+        self.bare_wanted: set[str] = set()  # the places whose bare look a frame could have shown
         self.norms: list[ColourNorm] = []
         self.sources: list[str] = []
         self.notes: list[str] = []
@@ -535,6 +540,7 @@ class Enroller:
                 cells.append((seat, h))
         if not cells:
             return
+        self.bare_wanted.update(hex_place(*c) for c in cells)
         ps = self.regions.hex_patches(cells)
         inside = self.sampler.inside(reg, ps)
         keep = [i for i in range(len(cells)) if inside[i]]
@@ -681,6 +687,12 @@ class Enroller:
         )
         if not self.shell_samples:
             self.notes.append("no shells were in view: the shell colour is a default (light beige)")
+        wanted = len(self.bare_wanted | set(self.bare_samples))
+        if wanted and len(self.bare_samples) < BARE_SEEN * wanted:
+            self.notes.append(
+                f"the bare table was in view at only {len(self.bare_samples)} of the {wanted} hexes where a land "
+                "can grow: tiles read elsewhere are not checked against it (photograph the whole table)"
+            )
         windows = {
             g: (
                 np.concatenate(self.windows[g]) if self.windows[g] else np.zeros((0, EMBED_PX, EMBED_PX, 3), np.float16)

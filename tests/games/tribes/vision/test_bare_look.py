@@ -210,3 +210,19 @@ def test_the_light_is_also_followed_from_bare_table_among_the_lands():
     with pytest.raises(ValueError, match="not a hex place"):
         parse_place("corner:1:2,3")
 
+
+
+def test_an_enrollment_that_saw_little_of_the_bare_table_says_so():
+    from games.tribes.vision.enrollment import Enroller, labels_from_state
+
+    full = cs.enrollment()
+    assert not any("bare table was in view" in n for n in full.notes)
+    # a setup photo in which only half of the places of bare table were in view
+    en = Enroller(default_layout(), default_profile())
+    obs, seats = labels_from_state(cs.game().states[1])
+    en.add_frame(cs.frame(1).image, obs, seats, "setup")
+    wanted = len(en.bare_wanted)
+    en.bare_samples = dict(list(en.bare_samples.items())[: wanted // 2])  # as if half were out of view
+    enr = en.build()
+    note = [n for n in enr.notes if "bare table was in view" in n]
+    assert note and f"only {wanted // 2} of the {wanted} hexes" in note[0]

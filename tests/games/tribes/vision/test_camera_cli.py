@@ -10,6 +10,7 @@ import pytest
 
 import tests.games.tribes.vision.camera_scenes as cs
 from companion.cli import main
+from games.tribes.vision.enrollment import Enrollment
 from games.tribes.vision.observation import Observation, observation_from_truth
 
 
@@ -31,6 +32,8 @@ def test_enroll_from_a_game_file_then_recognize(files, tmp_path, capsys):
     out = capsys.readouterr().out
     assert rc == 0 and "enrolled" in out and box.exists() and box.with_suffix(".npz").exists()
     assert "hex:exhausted" in out  # not on the table at setup: said so
+    kept = int(out.split("bare table at ")[1].split()[0])
+    assert kept == len(Enrollment.load(box).bare_places) > 300
     ann = tmp_path / "ann.png"
     rc = main(["recognize", str(files / "mid.jpg"), "-e", str(box), "--json", "--annotate", str(ann)])
     out = capsys.readouterr().out
