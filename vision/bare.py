@@ -92,11 +92,11 @@ class BareLook:
         s = self.shift
         inner = self.px - 2 * s
         self.mask = _disc(inner, radius * self.px / inner)
-        # the stored side: the inner square of every thumbnail, as float BGR 0..1
-        self._bgr = t[:, s : self.px - s, s : self.px - s].astype(np.float32) / 255.0 if len(t) else t
-        self._lab = lab(self._bgr) if len(t) else t
+        # the stored side: the inner square of every thumbnail in Lab, and its disc's median BGR
+        inner_bgr = t[:, s : self.px - s, s : self.px - s].astype(np.float32) / 255.0 if len(t) else t
+        self._lab = lab(inner_bgr) if len(t) else t
         self._median = (
-            np.median(self._bgr[:, self.mask], axis=1) if len(t) else np.zeros((0, 3), np.float32)
+            np.median(inner_bgr[:, self.mask], axis=1) if len(t) else np.zeros((0, 3), np.float32)
         )  # N x 3
 
     def __len__(self) -> int:
