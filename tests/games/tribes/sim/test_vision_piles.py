@@ -128,3 +128,14 @@ def test_a_varied_hex_of_six_looks_different(layout: Layout, game: Game) -> None
     b = Renderer(layout, pack, seed=seed, piles="varied").render(model, cam)
     assert not np.array_equal(a.image, b.image)
     assert a.truth["hexes"] == b.truth["hexes"]
+
+
+def test_session_conditions_store_the_piles_and_keep_the_rest(layout: Layout) -> None:
+    from games.tribes.sim.evaluation import session_conditions
+
+    fixed = session_conditions(3, 8, layout)
+    varied = session_conditions(3, 8, layout, piles="varied")
+    assert fixed["piles"] == "fixed" and varied["piles"] == "varied"
+    assert {k: v for k, v in fixed.items() if k != "piles"} == {k: v for k, v in varied.items() if k != "piles"}
+    with pytest.raises(ValueError, match="piles"):
+        session_conditions(3, 8, layout, piles="tidy")
