@@ -16,7 +16,9 @@ light of every other session taken (or of every session) change during the game 
 evaluation (``games.tribes.sim.evaluation.Drift``; the drift of a session is that session's own, but
 which sessions drift is counted among those taken, so it need not match the evaluation's odd ones);
 the default, ``off``, keeps every session steady, so that the cached sets and their figures stay
-comparable with earlier runs (a drifting session is cached under a name of its own).
+comparable with earlier runs (a drifting session is cached under a name of its own). ``--piles
+varied`` renders members as rings, heaps or grids per hex (``benchmarks/vision_eval.py``); such
+sessions are cached under names of their own too.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from games.tribes.sim.evaluation import (  # noqa: E402
 )
 from games.tribes.sim.packs import builtin_pack  # noqa: E402
 from games.tribes.sim.render import Renderer  # noqa: E402
+from games.tribes.sim.scene import PILES  # noqa: E402
 from games.tribes.sim.splits import EVAL_SEED_BASE, HELD_OUT_PACK, TRAIN_FOV  # noqa: E402
 from games.tribes.vision.layout import default_layout  # noqa: E402
 from games.tribes.vision.observation import Observation, observation_from_truth  # noqa: E402
@@ -67,7 +70,8 @@ def sessions(a: argparse.Namespace) -> Any:
     photos: dict[str, Any] = {}
     for j, s in enumerate(range(a.first, a.first + a.sessions * a.every, a.every)):
         drift = session_drifts(j, a.drift)  # every other session taken (``--every`` is often even)
-        f = cache / f"s{s:03d}-of{a.of}-f{a.frames}{'-drift' if drift else ''}.pkl"
+        tag = f"{'-drift' if drift else ''}{'-' + a.piles if a.piles != 'fixed' else ''}"
+        f = cache / f"s{s:03d}-of{a.of}-f{a.frames}{tag}.pkl"
         if f.exists():
             yield pickle.loads(f.read_bytes())
             continue
@@ -86,11 +90,11 @@ def sessions(a: argparse.Namespace) -> Any:
         game = simulate(players, seed_base + s, "greedy")
         seated = layout.with_seats((0, 2)) if players == 2 else layout
         cond = (
-            session_conditions(s, a.of, seated, drift=drift)
+            session_conditions(s, a.of, seated, drift=drift, piles=a.piles)
             if fovs is None
-            else session_conditions(s, a.of, seated, seed_base, fovs, drift=drift)
+            else session_conditions(s, a.of, seated, seed_base, fovs, drift=drift, piles=a.piles)
         )
-        renderer = Renderer(seated, pack, cond["texture"], seed=s)
+        renderer = Renderer(seated, pack, cond["texture"], seed=s, piles=cond["piles"])
         if pack.name not in photos:
             photos[pack.name] = photographed_pack(pack, seated)
         enr = enroll_session(renderer, game, cond, photos[pack.name], seated)
@@ -101,7 +105,7 @@ def sessions(a: argparse.Namespace) -> Any:
             fr = renderer.render(game.states[int(mv)], cond["camera"], lt, fx, frame_seed=1000 + i)
             _ok, jpg = cv2.imencode(".png", fr.image)
             frames.append((jpg.tobytes(), fr.truth, cond["light"].kelvin, cond["camera"].tilt))
-        item = (f"{a.set}{s}{'-drift' if drift else ''}", seated, enr, frames)
+        item = (f"{a.set}{s}{tag}", seated, enr, frames)
         f.write_bytes(pickle.dumps(item))
         yield item
 
@@ -190,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         default="off",
         help="sessions whose light changes during the game (default none)",
     )
+    ap.add_argument("--piles", choices=PILES, default="fixed", help="how members stand on a hex (default: the grid)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     profile = default_profile()

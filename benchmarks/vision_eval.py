@@ -5,6 +5,7 @@ Run from the repository root::
     PYTHONPATH=. python benchmarks/vision_eval.py                       # 24 sessions x 25 frames
     PYTHONPATH=. python benchmarks/vision_eval.py --sessions 4 --frames 8 --quick
     PYTHONPATH=. python benchmarks/vision_eval.py --drift off                # every session steady
+    PYTHONPATH=. python benchmarks/vision_eval.py --piles varied             # members in rings and heaps
 
 What is held out (``models/splits.py``): the ``sketch`` art pack and its piece and shell colours
 (never rendered for training or tuning), camera fields of view from a band training never uses,
@@ -29,6 +30,9 @@ texture, at 1920 x 1080. In each session:
    balance partly follow it, late (``games.tribes.sim.evaluation``: ``Drift``); the session is still
    enrolled under its starting light. ``--drift off``: every session steady (the figures before
    drift existed), ``--drift all``: every session drifts. The filmed sessions stay steady.
+   ``--piles varied`` (default ``fixed``): on each hex with two or more members they stand as a ring,
+   a heap (touching, overlapping, some lying on others) or the usual grid, chosen per hex from the
+   session's seed (``games.tribes.sim.scene.arranged_members``); the filmed sessions too.
 
 Scores (against ``observation_from_truth``): registration; tile type per hex (tile or empty, resource,
 exhausted); members per hex and colour exactly right (tiles); shells per row slot and per seat;
@@ -72,6 +76,7 @@ from games.tribes.sim.evaluation import (  # noqa: E402
 )
 from games.tribes.sim.packs import builtin_pack  # noqa: E402
 from games.tribes.sim.render import Renderer  # noqa: E402
+from games.tribes.sim.scene import PILES  # noqa: E402
 from games.tribes.sim.splits import EVAL_SEED_BASE, HELD_OUT_PACK  # noqa: E402
 from games.tribes.vision.layout import default_layout  # noqa: E402
 from games.tribes.vision.observation import observation_from_truth  # noqa: E402
@@ -109,6 +114,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=DRIFT_MODES,
         default="half",
         help="sessions whose light changes during the game: none, every other one (default), all",
+    )
+    ap.add_argument(
+        "--piles",
+        choices=PILES,
+        default="fixed",
+        help="how members stand on a hex: the grid (default) or a ring, heap or grid per hex (varied)",
     )
     ap.add_argument(
         "--compare-bare",
@@ -157,9 +168,9 @@ def main(argv: list[str] | None = None) -> int:
         players = int(rng.integers(2, 5))
         game = simulate(players, EVAL_SEED_BASE + s, "greedy")
         seated = layout.with_seats((0, 2)) if players == 2 else layout
-        cond = session_conditions(s, a.sessions, seated, drift=session_drifts(s, a.drift))
+        cond = session_conditions(s, a.sessions, seated, drift=session_drifts(s, a.drift), piles=a.piles)
         drifting_sessions += int(cond["drift"] is not None)
-        renderer = Renderer(seated, pack, cond["texture"], seed=s)
+        renderer = Renderer(seated, pack, cond["texture"], seed=s, piles=cond["piles"])
         enr = enroll_session(renderer, game, cond, photos, seated)
         recs = {k: Recognizer(seated, profile, enr, stream=False, **options[k]) for k in kinds}
         kb = bin_of(cond["light"].kelvin, KELVIN_BINS)
@@ -227,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         "sessions": a.sessions,
         "drift": a.drift,
         "drifting_sessions": drifting_sessions,
+        "piles": a.piles,
         "frames": a.sessions * a.frames,
         "seconds": round(time.time() - t0),
         "truth_frames_with_hidden_regions": truth_hidden,
@@ -302,8 +314,8 @@ def video_eval(a: argparse.Namespace, layout: Any, profile: Any, pack: Any, phot
         players = int(rng.integers(2, 5))
         game = simulate(players, EVAL_SEED_BASE + s, "greedy")
         seated = layout.with_seats((0, 2)) if players == 2 else layout
-        cond = session_conditions(v, a.video_sessions, seated, EVAL_SEED_BASE + 1000)
-        renderer = Renderer(seated, pack, cond["texture"], seed=s)
+        cond = session_conditions(v, a.video_sessions, seated, EVAL_SEED_BASE + 1000, piles=a.piles)
+        renderer = Renderer(seated, pack, cond["texture"], seed=s, piles=cond["piles"])
         enr = enroll_session(renderer, game, cond, photos, seated)
         rec = Recognizer(seated, profile, enr, stream=True)
         start = int(rng.integers(5, max(6, len(game.moves) - a.video_moves)))

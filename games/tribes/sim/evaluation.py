@@ -20,7 +20,10 @@ its hot spot (and glare spot) by up to a quarter of the table, and a new unevenn
 camera undoes 40–90 % of the change in brightness (gain 0.5–2) and 40–90 % of the change in colour
 cast (channel gains 0.6–1.6, green kept at 1, plus a wander of its own of up to ±4 %), 3–12 % of
 the session late. The same small per-frame jitter is drawn on top, from the same random numbers as
-in a steady session.
+in a steady session. ``piles``: how members stand on a hex in the session's renders
+(:data:`games.tribes.sim.scene.PILES`; ``"fixed"`` by default, ``"varied"``: a ring, a heap or a
+grid per hex), for the session's :class:`~games.tribes.sim.render.Renderer` (``Renderer(...,
+piles=cond["piles"])``).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import cv2
 import numpy as np
 
 from games.tribes.sim.render import Renderer
+from games.tribes.sim.scene import check_piles
 from games.tribes.sim.splits import EVAL_FOV, EVAL_SEED_BASE
 from games.tribes.vision.artpack import ArtPack
 from games.tribes.vision.enrollment import Enroller, Enrollment, labels_from_state, labels_from_table
@@ -56,11 +60,14 @@ def session_conditions(
     seed_base: int = EVAL_SEED_BASE,
     fov_bands: tuple[tuple[float, float], ...] = (EVAL_FOV,),
     drift: bool = False,
+    piles: str = "fixed",
 ) -> dict[str, Any]:
     """Camera, light, effects range and texture of session ``s`` of ``n`` (tilt and colour
     temperature stratified so that every bin is covered), and ``drift``: the session's light
     changing during the game (:func:`session_drift`, drawn from random numbers of its own, so the
-    other conditions are those of the steady session), or None for a steady session."""
+    other conditions are those of the steady session), or None for a steady session; ``piles``
+    (:data:`~games.tribes.sim.scene.PILES`) is stored as it is (it draws no random numbers)."""
+    check_piles(piles)
     rng = np.random.default_rng([seed_base, s])
     tilt = float(np.clip((s + rng.uniform(0.1, 0.9)) / n * 35.0, 0.0, 35.0))
     perm = np.random.default_rng([seed_base, 99]).permutation(n)
@@ -108,6 +115,7 @@ def session_conditions(
         "texture": TEXTURES[s % len(TEXTURES)],
         "noise": float(rng.uniform(1, 6)),
         "drift": session_drift(light, (w, h), np.random.default_rng([seed_base, s, 31])) if drift else None,
+        "piles": piles,
     }
 
 

@@ -7,8 +7,9 @@ ray through it meets the table (:meth:`vision.camera.Camera.lean`), so after the
 warp every vertex lands exactly where a real camera would see it. Each solid is filled as the convex
 hull of its projected vertices (sides), then its top and the face turned to the camera, each
 shaded by the light (ambient + Lambert); pieces are drawn far-to-near from the camera so nearer
-ones cover farther ones. Shadows are the same solids projected along the light onto the table,
-accumulated in one mask, blurred (soft edges) and multiplied in before the pieces are drawn.
+ones cover farther ones, and a piece lying on another (its ``lift``) after the one below it.
+Shadows are the same solids projected along the light onto the table, accumulated in one mask,
+blurred (soft edges) and multiplied in before the pieces are drawn.
 """
 
 from __future__ import annotations
@@ -152,14 +153,16 @@ class PieceRenderer:
 
     # --- geometry -------------------------------------------------------------------------------
     def world_vertices(self, pieces: list[PieceDraw], lift: float = 0.0) -> np.ndarray:
-        """World vertices (x, y, z up; mm) of pieces all of one kind: array (P, M, 3)."""
+        """World vertices (x, y, z up; mm) of pieces all of one kind: array (P, M, 3); each piece is
+        raised by ``lift`` plus its own :attr:`PieceDraw.lift` (a piece lying on another one)."""
         verts, _ = _kind_vertices(pieces[0].kind)
         yaw = np.radians([p.yaw for p in pieces])
         c, s = np.cos(yaw)[:, None], np.sin(yaw)[:, None]
         centres = np.array([p.center for p in pieces], np.float64)
         x = c * verts[None, :, 0] - s * verts[None, :, 1] + centres[:, 0:1]
         y = s * verts[None, :, 0] + c * verts[None, :, 1] + centres[:, 1:2]
-        z = np.broadcast_to(verts[None, :, 2] + lift, x.shape)
+        own = np.array([p.lift for p in pieces], np.float64)[:, None]
+        z = np.broadcast_to(verts[None, :, 2] + lift + own, x.shape)
         return np.stack([x, y, z], axis=-1)
 
     def to_canvas(self, world: np.ndarray) -> np.ndarray:
@@ -206,8 +209,11 @@ class PieceRenderer:
         return [boxes[id(p)] for p in pieces]
 
     def order(self, items: list[tuple[PieceDraw, _Group, int]]) -> list[tuple[PieceDraw, _Group, int]]:
-        """Far-to-near from the camera's foot point (nearer pieces drawn later, on top)."""
+        """Far-to-near from the camera's foot point (nearer pieces drawn later, on top); a lifted piece
+        counts as nearer by its lift (mm), so one lying on another is drawn after it."""
         nx, ny = self.nadir
+        if any(t[0].lift for t in items):
+            return sorted(items, key=lambda t: t[0].lift - math.hypot(t[0].center[0] - nx, t[0].center[1] - ny))
         return sorted(items, key=lambda t: -((t[0].center[0] - nx) ** 2 + (t[0].center[1] - ny) ** 2))
 
     # --- drawing --------------------------------------------------------------------------------
@@ -303,7 +309,7 @@ class PieceRenderer:
                     cv2.fillConvexPoly(image, f, front_c, cv2.LINE_AA, SHIFT)
                 cv2.polylines(image, faces, True, _clip(base * front_b * 0.7), 1, cv2.LINE_AA, SHIFT)
             if g.kind == "shell":  # the slit of a cowrie shell
-                top = self.to_canvas(np.array([piece.center[0], piece.center[1], 6.2 + lift]))
+                top = self.to_canvas(np.array([piece.center[0], piece.center[1], 6.2 + lift + piece.lift]))
                 d = np.array([math.cos(yaw), math.sin(yaw)]) * 4.5 * self.canvas.scale
                 p0, p1 = np.round((top - d) * ONE).astype(int), np.round((top + d) * ONE).astype(int)
                 cv2.line(

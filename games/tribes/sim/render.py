@@ -29,7 +29,7 @@ import numpy as np
 from games.tribes.rules.state import State
 from games.tribes.sim.compose import FLOOR_BGR, TileDrawer, static_layer
 from games.tribes.sim.pieces import PieceDraw, PieceRenderer
-from games.tribes.sim.scene import Scene, TileDraw, build_scene
+from games.tribes.sim.scene import PILES, Scene, TileDraw, build_scene
 from games.tribes.sim.truth import TRUTH_FORMAT, TRUTH_VERSION, build_truth
 from games.tribes.vision.artpack import ArtPack
 from games.tribes.vision.layout import Layout
@@ -69,7 +69,9 @@ class _LRU(OrderedDict[Any, Any]):
 
 class Renderer:
     """Renders tables for one layout and art pack. Reuse one renderer for many frames: it caches
-    the camera maps, the table surface, resized tile faces and the last table canvases."""
+    the camera maps, the table surface, resized tile faces and the last table canvases. ``piles``
+    (:data:`~games.tribes.sim.scene.PILES`): how members stand on a hex, ``"fixed"`` (a grid, the
+    default) or ``"varied"`` (a ring, a heap or the grid per hex)."""
 
     def __init__(
         self,
@@ -79,6 +81,7 @@ class Renderer:
         seed: int = 0,
         surface_margin: float = 150.0,
         table_cache: int = 4,
+        piles: str = "fixed",
     ) -> None:
         if texture not in TEXTURES:
             raise RenderError(f"unknown table texture {texture!r}: choose from {', '.join(TEXTURES)}")
@@ -86,6 +89,9 @@ class Renderer:
         self.pack = pack
         self.texture = texture
         self.seed = seed
+        if piles not in PILES:
+            raise RenderError(f"unknown piles {piles!r}: choose from {', '.join(PILES)}")
+        self.piles = piles
         self.surface_margin = surface_margin
         self.warper = Warper()
         self.tiles = TileDrawer(pack)
@@ -127,7 +133,7 @@ class Renderer:
     def scene(self, model: TableModel) -> Scene:
         """Where every tile and piece of ``model`` lies."""
         colours = {s.colour: self.pack.colour(s.colour) for s in model.seats}
-        return build_scene(model, self.layout, colours, self.pack.shell, self.seed)
+        return build_scene(model, self.layout, colours, self.pack.shell, self.seed, self.piles)
 
     def table_canvas(self, model: TableModel, camera: Camera, light: Light, scene: Scene | None = None) -> np.ndarray:
         """The top-down canvas of ``model`` without hands (a cached array: copy before drawing)."""

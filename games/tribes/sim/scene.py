@@ -5,6 +5,12 @@ deterministic places: the k-th member on a hex, shell on a spot or stone in a su
 the same spot for the same seed, so adding a member does not shuffle the others (important for
 video). Several members on one hex overlap as in real play. Positions are in table millimetres;
 nothing here draws.
+
+How members stand on a land hex is set by ``piles`` (:data:`PILES`): ``"fixed"`` (the default) is
+the grid of :func:`member_offset`; ``"varied"`` gives each hex with two or more members one
+arrangement drawn from the seed and the hex (:func:`hex_arrangement`): a *ring*, a *heap* whose
+pieces touch, overlap and climb on each other (a lifted piece lies on the one below it), or the
+*grid* (:func:`arranged_members`).
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ class PieceDraw:
     yaw: float
     role: str  # member, supply, stone, track, shell, arrow, bag
     where: tuple[object, ...] = ()
+    lift: float = 0.0  # mm above the table (a piece lying on another one)
 
 
 @dataclass
@@ -81,6 +88,93 @@ def member_offset(k: int, radius: float) -> Point:
     return spiral(k, 0.6 * radius, 30)
 
 
+PILES = ("fixed", "varied")
+"""How members stand on a land hex: always the grid, or an arrangement per hex."""
+
+ARRANGEMENTS = ("ring", "heap", "grid")
+"""The arrangements of members on a hex under ``piles="varied"``."""
+
+FOOTPRINT = 8.0
+"""Radius (mm) of the disc a member covers on the table, for the heap's overlaps (a meeple is 16 mm wide)."""
+
+MEMBER_HEIGHT = 16.0
+"""How much a member lying on another one is raised (mm): a meeple's height."""
+
+MAX_LEVELS = 2
+"""A heap is at most this many members high above the table (a third lies on the second one's level)."""
+
+MEMBER_REACH = 0.7
+"""Members stay within this share of the hex circumradius of its centre."""
+
+
+def check_piles(piles: str) -> str:
+    """``piles`` if it is one of :data:`PILES`; raise ValueError otherwise."""
+    if piles not in PILES:
+        raise ValueError(f"piles must be one of {', '.join(PILES)}, got {piles!r}")
+    return piles
+
+
+def hex_arrangement(seed: int, seat: int, h: object) -> str:
+    """The arrangement (:data:`ARRANGEMENTS`) of the members on hex ``h`` of ``seat`` under ``"varied"``."""
+    u = uniforms(seed, "arrangement", seat, h)
+    return ARRANGEMENTS[min(int(u[0] * len(ARRANGEMENTS)), len(ARRANGEMENTS) - 1)]
+
+
+def _overlap(d: float, rho: float) -> float:
+    """Share of a disc of radius ``rho`` covered by another one whose centre is ``d`` away."""
+    if d >= 2 * rho:
+        return 0.0
+    lens = 2 * rho * rho * math.acos(d / (2 * rho)) - 0.5 * d * math.sqrt(4 * rho * rho - d * d)
+    return lens / (math.pi * rho * rho)
+
+
+def _within(p: Point, reach: float) -> Point:
+    r = math.hypot(p[0], p[1])
+    return p if r <= reach else (p[0] * reach / r, p[1] * reach / r)
+
+
+def arranged_members(seed: int, seat: int, h: object, n: int, radius: float) -> tuple[str, list[tuple[Point, float]]]:
+    """The arrangement of ``n`` (>= 2) members on a hex of circumradius ``radius`` under ``"varied"``,
+    and each member's (offset from the hex centre, lift), jitter included.
+
+    *ring*: evenly on one circle of radius 0.25-0.6 r, random phase. *heap*: a sunflower cluster around
+    a point within 0.3 r, neighbours closer than a piece's footprint so they touch and overlap; a piece
+    whose footprint is more than half covered by an earlier one lies on it (lifted by a member's height
+    above the highest such piece, at most :data:`MAX_LEVELS` heights). *grid*: :func:`member_offset`,
+    as under ``"fixed"``. Every member stays within :data:`MEMBER_REACH` r of the centre."""
+    kind = hex_arrangement(seed, seat, h)
+    reach = MEMBER_REACH * radius
+    u = uniforms(seed, "piles", seat, h)
+    out: list[tuple[Point, float]] = []
+    if kind == "ring":
+        rr = (0.25 + 0.35 * u[0]) * radius
+        phase = u[1] * 2 * math.pi
+        for k in range(n):
+            v = uniforms(seed, "member", seat, h, k)
+            a = phase + 2 * math.pi * k / n
+            p = (rr * math.cos(a) + (v[0] - 0.5) * 2.0, rr * math.sin(a) + (v[1] - 0.5) * 2.0)
+            out.append((_within(p, reach), 0.0))
+        return kind, out
+    if kind == "heap":
+        ra, aa = 0.3 * radius * math.sqrt(u[0]), u[1] * 2 * math.pi
+        hub = (ra * math.cos(aa), ra * math.sin(aa))
+        spacing = (0.35 + 0.4 * u[2]) * 2 * FOOTPRINT  # 5.6-12 mm between neighbours: they touch
+        spread = spacing * math.sqrt(n / math.pi)
+        placed: list[tuple[Point, float]] = []
+        for k in range(n):
+            v = uniforms(seed, "member", seat, h, k)
+            s = spiral(k, spread, n)
+            p = _within((hub[0] + s[0] + (v[0] - 0.5) * 4.0, hub[1] + s[1] + (v[1] - 0.5) * 4.0), reach)
+            below = [lift for q, lift in placed if _overlap(math.hypot(p[0] - q[0], p[1] - q[1]), FOOTPRINT) > 0.5]
+            placed.append((p, min(max(below) + MEMBER_HEIGHT, MAX_LEVELS * MEMBER_HEIGHT) if below else 0.0))
+        return kind, placed
+    for k in range(n):
+        v = uniforms(seed, "member", seat, h, k)
+        off = member_offset(k, radius)
+        out.append((_within((off[0] + (v[0] - 0.5) * 3.0, off[1] + (v[1] - 0.5) * 3.0), reach), 0.0))
+    return kind, out
+
+
 def drawn_position(layout: Layout, seat: int, k: int, n: int) -> Point:
     """Where the k-th of ``n`` tiles drawn from the bag (not yet laid) lies: beside the seat's supply."""
     s = layout.seats[seat]
@@ -94,8 +188,11 @@ def build_scene(
     colours: dict[str, tuple[int, int, int]],
     shell_colour: tuple[int, int, int],
     seed: int = 0,
+    piles: str = "fixed",
 ) -> Scene:
-    """Lay ``model`` out on ``layout``. ``colours`` maps each player colour name to RGB."""
+    """Lay ``model`` out on ``layout``. ``colours`` maps each player colour name to RGB; ``piles``
+    (:data:`PILES`) says how members stand on a hex."""
+    check_piles(piles)
     tiles: list[TileDraw] = []
     pieces: list[PieceDraw] = []
     hx = layout.hex
@@ -115,6 +212,13 @@ def build_scene(
                     "exhausted" if t.exhausted else f"resource-{t.resource}", c, rot, "hex", (hx.flat_to_flat, 0.0)
                 )
             )
+            if piles == "varied" and t.members >= 2:
+                _, spots = arranged_members(seed, seat, h, t.members, hx.radius)
+                for k, (off, lift) in enumerate(spots):
+                    v = uniforms(seed, "member", seat, h, k)
+                    p = (c[0] + off[0], c[1] + off[1])
+                    pieces.append(PieceDraw("meeple", seat, col, p, v[2] * 360.0, "member", (h, k), lift))
+                continue
             for k in range(t.members):
                 v = uniforms(seed, "member", seat, h, k)
                 off = member_offset(k, hx.radius)

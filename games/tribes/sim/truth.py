@@ -230,6 +230,8 @@ def build_truth(
         if p.role == "member":
             h = p.where[0]
             entry["hex"] = [h[0], h[1]]  # type: ignore[index]
+        if p.lift:
+            entry["lift_mm"] = _r(p.lift)
         plist.append(entry)
     out["pieces"] = plist
     out["hands"] = hands or []
