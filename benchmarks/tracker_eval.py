@@ -259,7 +259,7 @@ def run_game(spec: GameSpec, args: argparse.Namespace) -> GameResult:
     rng = random.Random(spec.seed)
     base = default_layout()
     layout = base.with_seats((0, 2)) if spec.players == 2 else base
-    renderer = Renderer(layout, builtin_pack(args.pack), seed=spec.seed)
+    renderer = Renderer(layout, builtin_pack(args.pack), seed=spec.seed, piles=args.piles)
     camera = Camera.framing(
         layout,
         width=args.width,
@@ -720,6 +720,12 @@ def main(argv: list[str] | None = None) -> int:
         default=GATE_QUIET_LONG,
         help=f"--source recognizer: the same after a hand was seen (default {GATE_QUIET_LONG}, as camera mode; "
         "shipped: 2.0)",
+    )
+    ap.add_argument(
+        "--piles",
+        choices=("fixed", "varied"),
+        default="fixed",
+        help="--source recognizer: members on a grid (default) or in rings and heaps as people put them down",
     )
     ap.add_argument("--naive", action="store_true", help="the naive baseline instead of the tracker")
     ap.add_argument("--json", help="write the per-game results and the summary here")
