@@ -509,17 +509,23 @@ class Enroller:
                     continue
                 cells.append((seat, h))
                 names.append(EMPTY)
-        ps = self.regions.hex_patches(cells)
-        inside = self.sampler.inside(reg, ps)
-        keep = [i for i in range(len(cells)) if inside[i]]
+        ps, keep = self._hex_patches_in_view(reg, cells)
         if not keep:
             return
-        ps = patch_set("hex", ps.centers[keep], ps.rotations[keep], ps.side_mm, ps.px)
         names = [names[i] for i in keep]
         jp = _jittered(ps)
         win = norm.apply(self.sampler.sample(image, reg, jp))
         self._add("hex", win, names * len(JITTER))
         self._bare(image, reg, norm, labels, seats)
+
+    def _hex_patches_in_view(
+        self, reg: Registration, cells: list[tuple[int, tuple[int, int]]]
+    ) -> tuple[PatchSet, list[int]]:
+        """The hex windows of ``cells`` wholly inside the frame, and their indices in ``cells``."""
+        ps = self.regions.hex_patches(cells)
+        inside = self.sampler.inside(reg, ps)
+        keep = [i for i in range(len(cells)) if inside[i]]
+        return patch_set("hex", ps.centers[keep], ps.rotations[keep], ps.side_mm, ps.px), keep
 
     def _bare(
         self, image: np.ndarray, reg: Registration, norm: ColourNorm, labels: Observation, seats: Mapping[int, str]
@@ -532,21 +538,18 @@ class Enroller:
         cells: list[tuple[int, tuple[int, int]]] = []
         for seat in sorted(seats):
             for h in self.regions.walk_hexes(seat):
-                x, y = lay.hex_center(seat, h)
-                if not (pitch / 2 <= x <= lay.table[0] - pitch / 2 and pitch / 2 <= y <= lay.table[1] - pitch / 2):
+                if not self.regions.on_table(seat, h):
                     continue
+                x, y = lay.hex_center(seat, h)
                 if len(laid) and float(np.hypot(laid[:, 0] - x, laid[:, 1] - y).min()) < 0.9 * pitch:
                     continue  # a tile lies there (or so near that it reaches in)
                 cells.append((seat, h))
         if not cells:
             return
         self.bare_wanted.update(hex_place(*c) for c in cells)
-        ps = self.regions.hex_patches(cells)
-        inside = self.sampler.inside(reg, ps)
-        keep = [i for i in range(len(cells)) if inside[i]]
+        ps, keep = self._hex_patches_in_view(reg, cells)
         if not keep:
             return
-        ps = patch_set("hex", ps.centers[keep], ps.rotations[keep], ps.side_mm, ps.px)
         thumbs = thumbnails(norm.apply(self.sampler.sample(image, reg, ps)))
         for i, t in zip(keep, thumbs, strict=True):
             self.bare_samples.setdefault(hex_place(*cells[i]), []).append(t)

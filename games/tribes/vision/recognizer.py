@@ -165,7 +165,7 @@ class Recognizer:
             members,
             colours,
             cache=stream if cache is None else cache,
-            bare=BareLook(enr.bare_places, enr.bare) if bare_look and len(enr.bare_places) else None,
+            bare=BareLook(enr.bare_places, enr.bare) if bare_look else None,
         )
         row_templates = None
         if features == "model" and enr.windows.get("row") is not None and len(enr.windows["row"]):

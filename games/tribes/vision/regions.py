@@ -90,6 +90,14 @@ class Regions:
         x, y = np.cos(a) * c[0] - np.sin(a) * c[1], np.sin(a) * c[0] + np.cos(a) * c[1]
         return float(max(abs(x) - s.area_size[0] / 2, abs(y) - s.area_size[1] / 2, 0.0))
 
+    def on_table(self, seat: int, h: Hex) -> bool:
+        """Whether a tile on hex ``h`` of ``seat`` would lie within the play area (the layout's
+        table): its centre at least half a hex inside the edge (one nearer would hang over it)."""
+        lay = self.layout
+        x, y = lay.hex_center(seat, h)
+        m = lay.hex.pitch / 2
+        return m <= x <= lay.table[0] - m and m <= y <= lay.table[1] - m
+
     @cached_property
     def reserved(self) -> list[np.ndarray]:
         """The layout's places where no landscape tile can lie (:data:`RESERVED` of

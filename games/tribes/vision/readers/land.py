@@ -126,14 +126,6 @@ class LandReader:
             self._marker[key] = found
         return self._marker[key]
 
-    def _on_table(self, ctx: FrameContext, seat: int, h: Hex) -> bool:
-        """Whether a tile on hex ``h`` of ``seat`` would lie within the play area (the layout's
-        table): its centre at least half a hex inside the edge (one nearer would hang over it)."""
-        lay = ctx.regions.layout
-        x, y = lay.hex_center(seat, h)
-        m = lay.hex.pitch / 2
-        return m <= x <= lay.table[0] - m and m <= y <= lay.table[1] - m
-
     def _reserved(self, ctx: FrameContext, seat: int, h: Hex) -> bool:
         """Whether a tile on hex ``h`` of ``seat`` would lie on the row or the board
         (:meth:`Regions.reserved_at`): surely empty."""
@@ -179,7 +171,7 @@ class LandReader:
             inside = ctx.inside(ps)
             cells = [c for c, ok in zip(frontier, inside, strict=True) if ok]
             for c, ok in zip(frontier, inside, strict=True):
-                if not ok and self._on_table(ctx, *c):
+                if not ok and ctx.regions.on_table(*c):
                     hidden.add(f"land:{c[0]}")
             nxt: list[tuple[int, Hex]] = []
             if cells:
