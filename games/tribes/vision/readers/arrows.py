@@ -63,6 +63,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from games.tribes.vision.enrollment import board_label
 from games.tribes.vision.layout import Layout
 from games.tribes.vision.observation import ArrowReading, BoardReading
 from games.tribes.vision.readers.base import FrameContext, colour_sigma, threshold_conf
@@ -356,7 +357,7 @@ class ArrowReader:
             if b.tile_conf < BARE_CONF or b.tile == "?":
                 out[(b.era, b.col)] = None
             else:
-                out[(b.era, b.col)] = f"back:{b.era}" if b.tile is None else f"achievement:{b.tile}"
+                out[(b.era, b.col)] = board_label(b.era, b.tile)
         return out
 
     def evidence(self, ctx: FrameContext, board: Sequence[BoardReading] | None = None) -> Evidence | None:
