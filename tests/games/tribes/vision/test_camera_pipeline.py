@@ -23,7 +23,7 @@ from games.tribes.vision.readers.arrows import ArrowReader, Evidence, share, unm
 from games.tribes.vision.recognizer import Recognizer
 from games.tribes.vision.regions import Regions
 from games.tribes.vision.table import ArrowToken, TableModel
-from vision.assign import assign, assign_with_bounds, assign_with_margins
+from vision.assign import BIG, assign, assign_with_bounds, assign_with_margins
 from vision.colour import ColourNorm, fit_norm
 from vision.errors import FrameError, ModelError
 from vision.features import Models, default_models_dir
@@ -61,6 +61,34 @@ def test_exact_margins_where_the_dual_bound_says_nothing():
     true = assign_with_margins(c)[2]
     assert exact[2] == pytest.approx(2.3) == true[2]
     assert (exact[:2] >= 6.0).all() and (exact[:2] <= true[:2] + 1e-9).all()  # bounds above 6 stay bounds
+
+
+def test_exact_margins_from_one_path_equal_a_new_solve_per_row():
+    """``assign_with_bounds`` finds each exact margin by one shortest alternating path on the
+    reduced costs; :func:`assign_with_margins` solves the whole problem again per row. They agree on
+    rectangular matrices with ties, with large finite costs (the board's ``BIG / 4``) or with
+    forbidden pairs that the solution itself does not need."""
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(400):
+        n = int(rng.integers(1, 10))
+        m = int(rng.integers(n, n + 14))
+        c = rng.exponential(3.0, (n, m))
+        if rng.random() < 0.3:
+            c = np.round(c)
+        big = rng.random()
+        if big < 0.4:  # large but allowed costs
+            c[rng.random((n, m)) < 0.3] = BIG / 4
+        elif big < 0.7:  # forbidden pairs
+            c[rng.random((n, m)) < 0.15] = BIG
+        cols, _, exact = assign_with_bounds(c, exact_below=np.inf)
+        if c[np.arange(n), cols].max() >= BIG / 2:
+            continue
+        true = assign_with_margins(c)[2]
+        assert np.isfinite(exact).tolist() == np.isfinite(true).tolist()
+        assert exact[np.isfinite(true)] == pytest.approx(true[np.isfinite(true)], rel=1e-9, abs=1e-6)
+        checked += 1
+    assert checked > 300
 
 
 def test_motion_gate_settles_after_quiet_time_and_ignores_light_changes():
