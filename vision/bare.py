@@ -44,8 +44,13 @@ def thumbnails(windows01: np.ndarray, px: int = PX) -> np.ndarray:
     w = np.asarray(windows01, np.float32)
     if w.ndim == 4 and w.shape[1] == w.shape[2] and w.shape[1] % px == 0:  # whole blocks: their means
         k = w.shape[1] // px
-        mean = w.reshape(len(w), px, k, px, k, 3).mean(axis=(2, 4))
-        return np.clip(mean * 255.0 + 0.5, 0, 255).astype(np.uint8)
+        blocks = w.reshape(len(w), px, k, px, k, 3)
+        acc = blocks[:, :, 0, :, 0].copy()  # summed slice by slice: ~6x faster than a mean over axes 2, 4
+        for dy in range(k):
+            for dx in range(k):
+                if dy or dx:
+                    acc += blocks[:, :, dy, :, dx]
+        return np.clip(acc * (255.0 / (k * k)) + 0.5, 0, 255).astype(np.uint8)
     out = np.empty((len(w), px, px, 3), np.uint8)
     for i, x in enumerate(w):
         if x.shape[0] != px or x.shape[1] != px:
@@ -92,9 +97,14 @@ class BareLook:
         s = self.shift
         inner = self.px - 2 * s
         self.mask = _disc(inner, radius * self.px / inner)
-        # the stored side: the inner square of every thumbnail in Lab, and its disc's median BGR
+        # the stored side: the disc of every thumbnail's inner square in Lab, and its median BGR
         inner_bgr = t[:, s : self.px - s, s : self.px - s].astype(np.float32) / 255.0 if len(t) else t
-        self._lab = lab(inner_bgr) if len(t) else t
+        # the disc's pixels as flat indices into a whole thumbnail, one row per shift (dy, dx)
+        yy, xx = np.nonzero(self.mask)
+        self._at = np.stack(
+            [(yy + dy) * self.px + (xx + dx) for dy in range(2 * s + 1) for dx in range(2 * s + 1)]
+        )
+        self._lab_disc = lab(inner_bgr[:, self.mask]) if len(t) else np.zeros((0, len(yy), 3), np.float32)
         self._median = (
             np.median(inner_bgr[:, self.mask], axis=1) if len(t) else np.zeros((0, 3), np.float32)
         )  # N x 3
@@ -119,21 +129,20 @@ class BareLook:
         s, inner = self.shift, self.px - 2 * self.shift
         best = np.full(len(rows), np.inf, np.float32)
         share = np.ones(len(rows), np.float32)
-        ref_lab = self._lab[ref]
         m = self.mask
         # brightness and white balance matched on the unshifted disc, within the bound
         med = np.median(q[:, s : s + inner, s : s + inner][:, m], axis=1)  # M x 3
         g = np.clip(self._median[ref] / np.maximum(med, 1e-3), 1.0 / self.gain, self.gain)
-        q_lab = lab(q * g[:, None, None, :])
+        q_lab = lab(q * g[:, None, None, :]).reshape(len(rows), self.px * self.px, 3)
+        ref_disc = self._lab_disc[ref]  # M x P x 3
         tol2 = self.tolerance**2
         wl, wa, wb = (float(x) for x in self.weights)
-        for dy in range(2 * s + 1):
-            for dx in range(2 * s + 1):
-                sq = np.square(q_lab[:, dy : dy + inner, dx : dx + inner] - ref_lab)
-                d2 = (wl * sq[..., 0] + wa * sq[..., 1] + wb * sq[..., 2])[:, m]  # (faster than a sum over 3)
-                cost = d2.mean(axis=1)
-                better = cost < best
-                best[better] = cost[better]
-                share[better] = (d2[better] > tol2).mean(axis=1)
+        for at in self._at:  # each shift: the disc's pixels only
+            sq = np.square(q_lab[:, at] - ref_disc)
+            d2 = wl * sq[..., 0] + wa * sq[..., 1] + wb * sq[..., 2]  # (faster than a sum over 3)
+            cost = d2.mean(axis=1)
+            better = cost < best
+            best[better] = cost[better]
+            share[better] = (d2[better] > tol2).mean(axis=1)
         out[rows] = share
         return out
