@@ -19,7 +19,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.colour import lab, likeness
+from vision.colour import lab
 
 HIDE_THRESHOLD = 0.3
 GROW = 2
@@ -120,15 +120,25 @@ def _hide(
     if all(len(keyed[k]) == 0 for k in groups) and extra is None:
         return out, none
     lb = lab(out)
-    like = np.zeros(out.shape[:3], np.float32)
+    # likeness (vision.colour.likeness) above the threshold, without the exponential: a Gaussian
+    # exp(-d2 / 2 sigma^2) of the weighted squared distance exceeds t where d2 / 2 sigma^2 < -ln t
+    near = np.zeros(out.shape[:3], bool)
+    limit = -math.log(threshold)
     for k, idx in groups.items():
+        cols = keyed[k]
+        if not cols:
+            continue
         sub = lb[idx]
-        acc = np.zeros(sub.shape[:3], np.float32)
-        for ref, sigma in keyed[k]:
-            np.maximum(acc, likeness(sub, ref, sigma), out=acc)
-        like[idx] = acc
-    _, h, w = like.shape
-    mask = (like > threshold).astype(np.uint8).reshape(n * h, w)
+        acc = np.full(sub.shape[:3], np.inf, np.float32)
+        for ref, sigma in cols:
+            d = sub - np.asarray(ref, np.float32)
+            d *= d
+            x = 0.25 * d[..., 0] + d[..., 1] + d[..., 2]
+            x *= np.float32(1.0 / (2 * sigma * sigma))
+            np.minimum(acc, x, out=acc)
+        near[idx] = acc < limit
+    _, h, w = near.shape
+    mask = near.astype(np.uint8).reshape(n * h, w)
     if grow > 0:
         mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
     mask = mask.reshape(n, h, w).astype(bool)
