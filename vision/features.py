@@ -176,27 +176,46 @@ class HistogramFeatures:
 
 
 class Counter:
-    """A counting model (``members`` or ``shells``): patch + likeness map → P(count = 0..N)."""
+    """A counting model (``members`` or ``shells``): patch + likeness map → P(count = 0..N).
 
-    def __init__(self, model: OnnxModel, turns: int = 1) -> None:
+    ``turns`` quarter turns of a window are averaged (a count does not change when the window
+    turns). The turns cost a model run each, so with ``sure`` set only the windows whose first turn
+    is less sure than that (its top probability) get the other turns: most windows hold 0–2 pieces
+    that one look settles."""
+
+    def __init__(self, model: OnnxModel, turns: int = 1, sure: float | None = None) -> None:
         self.model = model
         self.px = model.spec.px
         self.turns = max(1, min(4, turns))
+        self.sure = sure
 
     def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray:
         """N x (max+1) probabilities for patches (N x px x px x 3) and likeness maps (N x px x px),
-        averaged over the ``turns`` quarter turns of each window (a count does not change when the
-        window turns; the model was trained with turned windows)."""
+        averaged over the ``turns`` quarter turns of each window (the model was trained with turned
+        windows) — of each window less sure than ``sure`` after the first, or of all."""
         x = np.concatenate([_nchw(patches01), like[:, None].astype(np.float32) - 0.5], axis=1)
         n = len(x)
         if n == 0:
             return np.zeros((0, self.model.spec.outputs), np.float32)
-        batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(self.turns)])
-        logits = self.model.run(np.ascontiguousarray(batch)).astype(np.float64)
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        p /= p.sum(axis=1, keepdims=True)
-        return p.reshape(self.turns, n, -1).mean(axis=0).astype(np.float32)
+        if self.sure is None:
+            batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(self.turns)])
+            return _softmax(self.model.run(np.ascontiguousarray(batch))).reshape(self.turns, n, -1).mean(axis=0)
+        p = _softmax(self.model.run(x))
+        unsure = np.nonzero(p.max(axis=1) < self.sure)[0]
+        if self.turns == 1 or len(unsure) == 0:
+            return p
+        xs = x[unsure]
+        batch = np.concatenate([np.rot90(xs, k, axes=(2, 3)) for k in range(1, self.turns)])
+        rest = _softmax(self.model.run(np.ascontiguousarray(batch))).reshape(self.turns - 1, len(unsure), -1)
+        p[unsure] = (p[unsure] + rest.sum(axis=0)) / self.turns
+        return p
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits.astype(np.float64)
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
 class Models:
@@ -237,9 +256,10 @@ class Models:
         """The tile feature extractor."""
         return TileFeatures(self.get("tiles"))
 
-    def counter(self, name: str, turns: int = 1) -> Counter:
-        """A counting model (``members`` or ``shells``), averaging over ``turns`` quarter turns."""
-        return Counter(self.get(name), turns)
+    def counter(self, name: str, turns: int = 1, sure: float | None = None) -> Counter:
+        """A counting model (``members`` or ``shells``), averaging over ``turns`` quarter turns (of
+        the windows less sure than ``sure`` after one, or of all: :class:`Counter`)."""
+        return Counter(self.get(name), turns, sure)
 
     def setting(self, name: str, default: float) -> float:
         """A number from ``models.json`` (the recognizer's tuned settings), or ``default``."""

@@ -82,7 +82,9 @@ class Recognizer:
     reads frames the gate calls unsettled too (their observation still says ``settled: false``).
     ``tile_mix`` overrides the models' weight of the model in the tile features (``models.json``).
     ``cache`` (default: as ``stream``) lets the land reader skip hexes whose windows did not change.
-    ``count_turns`` overrides how many quarter turns of each window the member and shell counters average.
+    ``count_turns`` overrides how many quarter turns of each window the member and shell counters average
+    (``models.json`` ``count_turns``; only windows less sure than ``count_sure`` after the first turn
+    get the others).
     ``follow_light`` False reads with the patch's normalisation alone, as before the light was
     followed (:mod:`vision.light`; for comparisons). ``bare_look`` False reads land tiles without
     holding them against the enrolled bare table (:mod:`vision.bare`; for comparisons)."""
@@ -145,8 +147,10 @@ class Recognizer:
             mix = self.models.mix() if tile_mix is None else tile_mix
             self.encoder: Any = TileEncoder(self.models.tiles(), self.regions, hidden, mix)
             turns = int(self.models.setting("count_turns", 1)) if count_turns is None else count_turns
-            members: Any = self.models.counter("members", turns)
-            shells: Any = self.models.counter("shells", turns)
+            sure = self.models.setting("count_sure", 1.0)  # 1.0: every window gets every turn
+            sure_or_all = sure if sure < 1.0 else None
+            members: Any = self.models.counter("members", turns, sure_or_all)
+            shells: Any = self.models.counter("shells", turns, sure_or_all)
         else:
             self.encoder = PlainEncoder()
             baseline = _baseline_units(self.models)

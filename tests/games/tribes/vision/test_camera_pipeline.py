@@ -91,6 +91,26 @@ def test_exact_margins_from_one_path_equal_a_new_solve_per_row():
     assert checked > 300
 
 
+def test_counter_turns_only_the_windows_it_is_unsure_of():
+    """With ``sure`` the counter runs the other quarter turns only for windows whose first look is
+    less sure than that; the sure ones keep the first look's answer, the others get the average of
+    all turns, exactly as without ``sure``."""
+    models = Models(default_models_dir())
+    rng = np.random.default_rng(5)
+    patches = rng.random((12, 48, 48, 3)).astype(np.float32)
+    like = rng.random((12, 48, 48)).astype(np.float32)
+    one = models.counter("members", 1).probabilities(patches, like)
+    every = models.counter("members", 4).probabilities(patches, like)
+    sure = float(np.sort(one.max(axis=1))[6])  # half the windows are less sure than that
+    mixed = models.counter("members", 4, sure).probabilities(patches, like)
+    unsure = one.max(axis=1) < sure
+    assert unsure.sum() == 6
+    assert np.allclose(mixed[~unsure], one[~unsure], atol=1e-6)
+    assert np.allclose(mixed[unsure], every[unsure], atol=1e-5)
+    assert np.allclose(models.counter("members", 4, 1.01).probabilities(patches, like), every, atol=1e-5)
+    assert np.allclose(mixed.sum(axis=1), 1.0, atol=1e-5)
+
+
 def test_motion_gate_settles_after_quiet_time_and_ignores_light_changes():
     gate = MotionGate(quiet=0.3, quiet_long=1.0, fps=10)
     gray = cv2.cvtColor(cs.frame(40).image, cv2.COLOR_BGR2GRAY)
