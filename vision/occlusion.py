@@ -128,15 +128,15 @@ def _hide(
         cols = keyed[k]
         if not cols:
             continue
-        sub = lb[idx]
-        acc = np.full(sub.shape[:3], np.inf, np.float32)
+        sub = lb[idx].reshape(1, -1, 3)
+        acc = np.full(sub.shape[1], np.inf, np.float32)
         for ref, sigma in cols:
-            d = sub - np.asarray(ref, np.float32)
+            d = sub - np.asarray(ref, np.float32).reshape(3)
             d *= d
-            x = 0.25 * d[..., 0] + d[..., 1] + d[..., 2]
-            x *= np.float32(1.0 / (2 * sigma * sigma))
-            np.minimum(acc, x, out=acc)
-        near[idx] = acc < limit
+            scale = 1.0 / (2 * sigma * sigma)  # lightness weighted a quarter (as in likeness)
+            x = cv2.transform(d, np.array([[0.25 * scale, scale, scale]], np.float32))
+            np.minimum(acc, x.reshape(-1), out=acc)
+        near[idx] = (acc < limit).reshape(len(idx), *lb.shape[1:3])
     _, h, w = near.shape
     mask = near.astype(np.uint8).reshape(n * h, w)
     if grow > 0:
@@ -148,7 +148,7 @@ def _hide(
         mask |= extra
     keep = ~mask
     counts = keep.sum(axis=(1, 2))
-    sums = (out * keep[..., None]).sum(axis=(1, 2))
+    sums = np.matmul(keep.reshape(n, 1, h * w).astype(np.float32), out.reshape(n, h * w, 3))[:, 0]
     fill = sums / np.maximum(counts, 1)[:, None]
     ok = (counts > 0.15 * h * w) & (counts < h * w)
     sel = mask & ok[:, None, None]
