@@ -248,12 +248,14 @@ class Registrar:
         self._detector = cv2.aruco.ArucoDetector(dictionary(layout.dictionary), params)
         self.current: Registration | None = None
         self._tried: set[int] = set()
+        self._last_seen: set[int] = set()  # markers found in the last frame (detect_near wants them back)
         self._serial = 0
         self._criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)
 
     def reset(self) -> None:
         """Forget the registration (the next frame is registered from scratch)."""
         self.current = None
+        self._last_seen = set()
 
     # --- markers --------------------------------------------------------------------------------
     def detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
@@ -266,6 +268,42 @@ class Registrar:
             c2, i2, _ = self._detector.detectMarkers(gray)
             if i2 is not None and (ids is None or len(i2) > len(ids)):
                 corners, ids, f = c2, i2, 1.0
+        return self._refine(gray, self._found(corners, ids, f, (0, 0)))
+
+    def detect_near(self, gray: np.ndarray, reg: Registration, expected: set[int]) -> dict[int, np.ndarray] | None:
+        """The markers searched only where ``reg`` puts them (a box around each, about twice its
+        size): a camera that stays put costs a fraction of :meth:`detect`. None unless every marker
+        of ``expected`` (those seen last time) is found there again — then the whole frame must be
+        searched (a hand over a marker, a bumped camera)."""
+        h, w = gray.shape[:2]
+        f = 2.0 if self.half_size and w >= 1280 else 1.0
+        found: dict[int, np.ndarray] = {}
+        for m in self.layout.markers:
+            pts = reg.project(np.asarray(m.corners(), np.float64))
+            lo, hi = pts.min(axis=0), pts.max(axis=0)
+            if lo[0] < 0 or lo[1] < 0 or hi[0] > w - 1 or hi[1] > h - 1:
+                continue  # not wholly in view where the registration puts it
+            pad = 0.6 * float(max(hi - lo))
+            # even origins: the half-size crop holds the very pixels of the half-size frame
+            x0, y0 = int(max(0, lo[0] - pad)) // 2 * 2, int(max(0, lo[1] - pad)) // 2 * 2
+            x1, y1 = int(min(w, hi[0] + pad + 1)), int(min(h, hi[1] + pad + 1))
+            crop = gray[y0:y1, x0:x1]
+            for scale in (f, 1.0) if f != 1.0 else (1.0,):  # small markers may only show at full size
+                img = crop
+                if scale != 1.0:
+                    img = cv2.resize(crop, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
+                corners, ids, _ = self._detector.detectMarkers(img)
+                got = self._found(corners, ids, scale, (x0, y0))
+                if m.id in got:
+                    found[m.id] = got[m.id]
+                    break
+        if not expected <= set(found) or len(found) < self.min_markers:
+            return None
+        return self._refine(gray, found)
+
+    def _found(self, corners: Any, ids: np.ndarray | None, f: float, origin: tuple[int, int]) -> dict[int, np.ndarray]:
+        """Layout markers of one ``detectMarkers`` answer (found at scale ``1 / f`` in an image whose
+        top-left lies at ``origin``), as full-frame corners; an id found twice is dropped."""
         if ids is None:
             return {}
         found: dict[int, np.ndarray] = {}
@@ -277,9 +315,13 @@ class Registrar:
             if mid in found:
                 dup.add(mid)
             pts = c.reshape(4, 2).astype(np.float64)
-            found[mid] = (pts + 0.5) * f - 0.5
+            found[mid] = (pts + 0.5) * f - 0.5 + np.asarray(origin, np.float64)
         for mid in dup:
             found.pop(mid, None)
+        return found
+
+    def _refine(self, gray: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+        """Corners refined to sub-pixel on the full frame."""
         if not found:
             return {}
         allc = np.concatenate([found[m] for m in sorted(found)]).astype(np.float32).reshape(-1, 1, 2)
@@ -333,11 +375,13 @@ class Registrar:
     def update(self, gray: np.ndarray) -> RegistrationResult:
         """Register one grey frame (see the class docstring)."""
         size = (int(gray.shape[1]), int(gray.shape[0]))
-        corners = self.detect(gray)
-        seen = tuple(sorted(corners))
         cur = self.current
         if cur is not None and cur.size != size:
             cur = self.current = None
+        near = self.detect_near(gray, cur, self._last_seen) if cur is not None and self._last_seen else None
+        corners = near if near is not None else self.detect(gray)
+        seen = tuple(sorted(corners))
+        self._last_seen = set(corners)
         if not corners:
             return RegistrationResult(None, "unregistered", seen, math.inf, corners)
         if cur is not None:

@@ -64,6 +64,49 @@ def test_keeps_working_with_markers_hidden_and_notices_a_bump():
     assert _hex_error(res2.registration, bumped.truth).max() < 1.5
 
 
+def test_a_camera_that_stays_put_is_searched_only_where_its_markers_are():
+    """Once registered, the markers are looked for in boxes around where they were: same markers,
+    same corners, never the whole frame; a hidden marker or a bumped camera makes it search the
+    whole frame again, and the result is what a whole-frame search gives."""
+    lay = default_layout()
+    fr = cs.frame(40)
+    gray = cv2.cvtColor(fr.image, cv2.COLOR_BGR2GRAY)
+    reg = Registrar(lay)
+    sizes: list[tuple[int, int]] = []
+    detector = reg._detector
+
+    class Counting:
+        def detectMarkers(self, img):  # noqa: N802 (OpenCV's name)
+            sizes.append(img.shape[:2])
+            return detector.detectMarkers(img)
+
+    reg._detector = Counting()  # type: ignore[assignment]
+    first = reg.update(gray)
+    assert first.ok and max(sizes) >= (gray.shape[0] // 2, gray.shape[1] // 2)
+    sizes.clear()
+    again = reg.update(gray)
+    assert again.status == "kept" and again.seen == first.seen
+    assert len(sizes) >= len(first.seen) and all(h * w < 0.05 * gray.size for h, w in sizes)
+    for mid, c in first.corners.items():
+        assert np.abs(again.corners[mid] - c).max() < 0.05
+    # one marker covered: the boxes miss it, the whole frame is searched and the rest agree
+    m = next(m for m in fr.truth["markers"] if m["id"] in first.seen)
+    c = np.array(m["corners"])
+    (x0, y0), (x1, y1) = np.floor(c.min(0)).astype(int) - 4, np.ceil(c.max(0)).astype(int) + 4
+    hidden = gray.copy()
+    hidden[max(y0, 0) : y1, max(x0, 0) : x1] = 90
+    sizes.clear()
+    res = reg.update(hidden)
+    assert res.status == "kept" and set(res.seen) == set(first.seen) - {m["id"]}
+    assert any(h * w >= 0.2 * gray.size for h, w in sizes)  # the whole frame (at half size)
+    # the marker is back: the boxes find it again (every marker in view is looked for)
+    assert set(reg.update(gray).seen) == set(first.seen)
+    # a bumped camera: not where they were, so the whole frame is searched and the table found again
+    bumped = cs.renderer().render(cs.game().states[40], cs.camera(20.0, 44.0), cs.LIGHT, cs.FX)
+    res2 = reg.update(cv2.cvtColor(bumped.image, cv2.COLOR_BGR2GRAY))
+    assert res2.status == "moved" and _hex_error(res2.registration, bumped.truth).max() < 1.5
+
+
 def test_a_frame_without_markers_is_unregistered():
     reg = Registrar(default_layout())
     blank = np.full((720, 1280), 128, np.uint8)
