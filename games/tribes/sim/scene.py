@@ -51,6 +51,8 @@ class PieceDraw:
     role: str  # member, supply, stone, track, shell, arrow, bag
     where: tuple[object, ...] = ()
     lift: float = 0.0  # mm above the table (a piece lying on another one)
+    lean: float = 0.0  # degrees from upright (90: lying on the table), tipped about its foot's edge
+    lean_dir: float = 0.0  # table angle (degrees, as yaw) towards which its top falls
 
 
 @dataclass
@@ -173,6 +175,13 @@ def arranged_members(seed: int, seat: int, h: object, n: int, radius: float) -> 
         off = member_offset(k, radius)
         out.append((_within((off[0] + (v[0] - 0.5) * 3.0, off[1] + (v[1] - 0.5) * 3.0), reach), 0.0))
     return kind, out
+
+
+def lean_yaw(yaw: float, direction: float) -> float:
+    """The yaw nearest ``yaw`` that turns a meeple's front or back towards ``direction`` (a flat piece
+    tips over onto a broad face); its +y side faces ``yaw + 90``."""
+    a, b = (direction - 90.0) % 360.0, (direction + 90.0) % 360.0
+    return a if abs((yaw - a + 180.0) % 360.0 - 180.0) <= abs((yaw - b + 180.0) % 360.0 - 180.0) else b
 
 
 def drawn_position(layout: Layout, seat: int, k: int, n: int) -> Point:
