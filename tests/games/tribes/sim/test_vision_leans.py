@@ -1,5 +1,7 @@
-"""Leaning pieces: a meeple tipped against a neighbour or lying on the table is drawn turned about
-its foot's edge (foreshortened, top shifted, its shadow with it)."""
+"""Leaning members under ``piles="varied"``: a meeple tipped against a neighbour or lying on the table
+is drawn turned about its foot's edge (foreshortened, top shifted, its shadow with it); on a hex of
+three or more members 0-2 lean, from the seed and the hex; the truth lists them; ``"fixed"`` never
+leans."""
 
 from __future__ import annotations
 
@@ -9,15 +11,26 @@ import cv2
 import numpy as np
 import pytest
 
+from games.tribes.rules.game import Game, simulate
+from games.tribes.sim.packs import builtin_pack
 from games.tribes.sim.pieces import PieceRenderer, solids, tilt_vertices
+from games.tribes.sim.render import Renderer
 from games.tribes.sim.scene import (
+    LIE_REACH,
+    MAX_LEAN,
+    MIN_LEAN,
     PieceDraw,
+    arranged_members,
+    build_scene,
     lean_yaw,
+    member_leans,
 )
 from games.tribes.vision.layout import Layout, default_layout
+from games.tribes.vision.table import TableModel
 from sim.camera import Camera
 from sim.lighting import Light
 from sim.warp import Canvas
+from tests.games.tribes.sim.test_vision_piles import _crowded
 
 SCALE = 6.0  # canvas pixels per mm
 BG = 170
@@ -26,6 +39,11 @@ BG = 170
 @pytest.fixture(scope="module")
 def layout() -> Layout:
     return default_layout()
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    return simulate(4, 5, "greedy")
 
 
 def _one(layout: Layout, tilt: float, direction: float, shadows: bool) -> tuple[np.ndarray, tuple[float, float]]:
@@ -117,3 +135,68 @@ def test_tilt_turns_about_the_foot_edge_and_keeps_above_the_table() -> None:
     along = (w[:, :2] - [100.0, 50.0]) @ d
     assert along.min() == pytest.approx(4.0)  # its back on the table from the foot's edge (half a thickness)
     assert along.max() == pytest.approx(4.0 + 16.2)  # head: half a thickness plus a meeple's height away
+
+
+def test_leans_come_from_the_seed_and_only_on_crowded_hexes(layout: Layout) -> None:
+    r = layout.hex.radius
+    counts, kinds = set(), set()
+    for seed in range(30):
+        for q in range(8):
+            n = 2 + (seed + q) % 10
+            h = (q, 1 - q)
+            _, spots = arranged_members(seed, 2, h, n, r)
+            leans = member_leans(seed, 2, h, spots, r)
+            assert leans == member_leans(seed, 2, h, spots, r) and len(leans) == n
+            k = [i for i, x in enumerate(leans) if x is not None]
+            if n < 3:
+                assert not k
+                continue
+            counts.add(len(k))
+            assert len(k) <= 2
+            for i in k:
+                lean = leans[i]
+                assert lean is not None and spots[i][1] == 0.0
+                if lean.against is None:
+                    kinds.add("lying")
+                    assert lean.tilt == 90.0
+                    a = math.radians(lean.direction)
+                    off = spots[i][0]
+                    assert math.hypot(off[0] + 16 * math.cos(a), off[1] + 16 * math.sin(a)) <= LIE_REACH * r + 1e-6
+                else:
+                    kinds.add("leaning")
+                    assert MIN_LEAN <= lean.tilt <= MAX_LEAN
+                    j = lean.against
+                    assert leans[j] is None and spots[j][1] == 0.0
+                    (x0, y0), (x1, y1) = spots[i][0], spots[j][0]
+                    want = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360.0
+                    assert abs((lean.direction - want + 180) % 360 - 180) < 1e-6
+    assert counts == {0, 1, 2} and kinds == {"leaning", "lying"}
+
+
+def test_fixed_never_leans_and_varied_truth_lists_the_leans(layout: Layout, game: Game) -> None:
+    state, h = _crowded(game.states[10], 7)
+    model = TableModel.from_state(state)
+    colours = {s.colour: (200, 40, 40) for s in model.seats}
+    fixed = build_scene(model, layout, colours, (240, 230, 210), 3, "fixed")
+    assert all(p.lean == 0.0 for p in fixed.pieces)
+    seed = next(
+        s
+        for s in range(60)
+        if any(p.lean for p in build_scene(model, layout, colours, (240, 230, 210), s, "varied").pieces)
+    )
+    scene = build_scene(model, layout, colours, (240, 230, 210), seed, "varied")
+    assert scene == build_scene(model, layout, colours, (240, 230, 210), seed, "varied")
+    leaning = [p for p in scene.pieces if p.lean]
+    assert leaning and all(p.role == "member" and p.where[0] == h for p in leaning)
+    cam = Camera.framing(layout, width=640, height=360)
+    pack = builtin_pack("classic")
+    truth = Renderer(layout, pack, seed=seed, piles="varied").truth_of(state, cam)
+    listed = [x for x in truth["pieces"] if "lean_deg" in x]
+    assert [(x["lean_deg"], x["lean_dir_deg"]) for x in listed] == [
+        (round(p.lean, 3), round(p.lean_dir, 3)) for p in leaning
+    ]
+    assert all(x["hex"] == list(h) for x in listed)
+    plain = Renderer(layout, pack, seed=seed).truth_of(state, cam)
+    assert not any("lean_deg" in x for x in plain["pieces"])
+    assert truth["hexes"] == plain["hexes"]
+    assert sum(x["role"] == "member" for x in truth["pieces"]) == sum(x["role"] == "member" for x in plain["pieces"])
