@@ -1,11 +1,12 @@
 """Leaning members under ``piles="varied"``: a meeple tipped against a neighbour or lying on the table
 is drawn turned about its foot's edge (foreshortened, top shifted, its shadow with it); on a hex of
 three or more members 0-2 lean, from the seed and the hex; the truth lists them; ``"fixed"`` never
-leans."""
+leans; the renderer draws the leans of its scene."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -20,6 +21,7 @@ from games.tribes.sim.scene import (
     MAX_LEAN,
     MIN_LEAN,
     PieceDraw,
+    Scene,
     arranged_members,
     build_scene,
     lean_yaw,
@@ -200,3 +202,26 @@ def test_fixed_never_leans_and_varied_truth_lists_the_leans(layout: Layout, game
     assert not any("lean_deg" in x for x in plain["pieces"])
     assert truth["hexes"] == plain["hexes"]
     assert sum(x["role"] == "member" for x in truth["pieces"]) == sum(x["role"] == "member" for x in plain["pieces"])
+
+
+def test_the_renderer_draws_the_leans_of_its_scene(layout: Layout, game: Game) -> None:
+    state, _h = _crowded(game.states[10], 7)
+    model = TableModel.from_state(state)
+    pack = builtin_pack("classic")
+    seed = next(
+        s for s in range(60) if any(p.lean for p in Renderer(layout, pack, seed=s, piles="varied").scene(model).pieces)
+    )
+    cam = Camera.framing(layout, width=1280, height=720)
+    r = Renderer(layout, pack, seed=seed, piles="varied")
+    scene = r.scene(model)
+    upright = Scene(scene.tiles, [replace(p, lean=0.0, lean_dir=0.0) for p in scene.pieces])
+    a = r.table_canvas(model, cam, Light(), scene)
+    b = Renderer(layout, pack, seed=seed, piles="varied").table_canvas(model, cam, Light(), upright)
+    diff = np.nonzero(np.abs(a.astype(int) - b.astype(int)).max(axis=2) > 8)
+    # and only around the leaning members: within 30 mm of their feet (a meeple, its shadow, the blur)
+    canvas = r.canvas(cam)
+    feet = canvas.to_px(np.array([p.center for p in scene.pieces if p.lean]))
+    pts = np.column_stack([diff[1], diff[0]])
+    near = np.hypot(*(pts[:, None, :] - feet[None]).transpose(2, 0, 1)).min(axis=1)
+    assert len(pts) > 60 * canvas.scale**2  # some 60 mm^2 of table look different at least
+    assert near.max() < 30.0 * canvas.scale
