@@ -725,7 +725,7 @@ def main(argv: list[str] | None = None) -> int:
         "--piles",
         choices=("fixed", "varied"),
         default="fixed",
-        help="--source recognizer: members on a grid (default) or in rings and heaps as people put them down",
+        help="--source recognizer: members on a grid (default) or in rings and heaps, some leaning",
     )
     ap.add_argument("--naive", action="store_true", help="the naive baseline instead of the tracker")
     ap.add_argument("--json", help="write the per-game results and the summary here")

@@ -17,7 +17,8 @@ evaluation (``games.tribes.sim.evaluation.Drift``; the drift of a session is tha
 which sessions drift is counted among those taken, so it need not match the evaluation's odd ones);
 the default, ``off``, keeps every session steady, so that the cached sets and their figures stay
 comparable with earlier runs (a drifting session is cached under a name of its own). ``--piles
-varied`` renders members as rings, heaps or grids per hex (``benchmarks/vision_eval.py``); such
+varied`` renders members as rings, heaps or grids per hex, some leaning or lying
+(``benchmarks/vision_eval.py``); such
 sessions are cached under names of their own too.
 """
 

@@ -5,7 +5,7 @@ Run from the repository root::
     PYTHONPATH=. python benchmarks/vision_eval.py                       # 24 sessions x 25 frames
     PYTHONPATH=. python benchmarks/vision_eval.py --sessions 4 --frames 8 --quick
     PYTHONPATH=. python benchmarks/vision_eval.py --drift off                # every session steady
-    PYTHONPATH=. python benchmarks/vision_eval.py --piles varied             # members in rings and heaps
+    PYTHONPATH=. python benchmarks/vision_eval.py --piles varied             # members in rings and heaps, some leaning
 
 What is held out (``models/splits.py``): the ``sketch`` art pack and its piece and shell colours
 (never rendered for training or tuning), camera fields of view from a band training never uses,
@@ -32,7 +32,8 @@ texture, at 1920 x 1080. In each session:
    drift existed), ``--drift all``: every session drifts. The filmed sessions stay steady.
    ``--piles varied`` (default ``fixed``): on each hex with two or more members they stand as a ring,
    a heap (touching, overlapping, some lying on others) or the usual grid, chosen per hex from the
-   session's seed (``games.tribes.sim.scene.arranged_members``); the filmed sessions too.
+   session's seed (``games.tribes.sim.scene.arranged_members``), and on a hex of three or more up
+   to two lean on a neighbour or lie on the table (``member_leans``); the filmed sessions too.
 
 Scores (against ``observation_from_truth``): registration; tile type per hex (tile or empty, resource,
 exhausted); members per hex and colour exactly right (tiles); shells per row slot and per seat;

@@ -22,8 +22,8 @@ cast (channel gains 0.6–1.6, green kept at 1, plus a wander of its own of up t
 the session late. The same small per-frame jitter is drawn on top, from the same random numbers as
 in a steady session. ``piles``: how members stand on a hex in the session's renders
 (:data:`games.tribes.sim.scene.PILES`; ``"fixed"`` by default, ``"varied"``: a ring, a heap or a
-grid per hex), for the session's :class:`~games.tribes.sim.render.Renderer` (``Renderer(...,
-piles=cond["piles"])``).
+grid per hex, up to two members leaning or lying on a hex of three or more), for the session's
+:class:`~games.tribes.sim.render.Renderer` (``Renderer(..., piles=cond["piles"])``).
 """
 
 from __future__ import annotations

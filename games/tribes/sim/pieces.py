@@ -7,7 +7,11 @@ ray through it meets the table (:meth:`vision.camera.Camera.lean`), so after the
 warp every vertex lands exactly where a real camera would see it. Each solid is filled as the convex
 hull of its projected vertices (sides), then its top and the face turned to the camera, each
 shaded by the light (ambient + Lambert); pieces are drawn far-to-near from the camera so nearer
-ones cover farther ones, and a piece lying on another (its ``lift``) after the one below it.
+ones cover farther ones, and a piece lying on another (its ``lift``) after the one below it. A
+leaning piece (:attr:`PieceDraw.lean` degrees towards :attr:`PieceDraw.lean_dir`) is the same solids
+turned about the edge of its foot on that side (:func:`tilt_vertices`), so the camera sees it
+foreshortened and its top shifted, at 90 degrees lying on the table; its faces are shaded and
+chosen by their turned normals, and it is ordered by the middle of its turned footprint.
 Shadows are the same solids projected along the light onto the table, accumulated in one mask,
 blurred (soft edges) and multiplied in before the pieces are drawn.
 """
@@ -115,6 +119,36 @@ def _wood(colour: tuple[int, int, int], u: float) -> np.ndarray:
     return np.array([b, g, r], np.float64) * f
 
 
+def _tilt_axes(piece: PieceDraw) -> tuple[float, float, float, float]:
+    """cos and sin of a piece's lean and the unit table direction (dx, dy) its top falls towards."""
+    t, d = math.radians(piece.lean), math.radians(piece.lean_dir)
+    return math.cos(t), math.sin(t), math.cos(d), math.sin(d)
+
+
+def tilt_vertices(world: np.ndarray, piece: PieceDraw) -> np.ndarray:
+    """World vertices (M x 3, upright, on the table) of ``piece`` turned by its lean about the edge of
+    its foot farthest along :attr:`PieceDraw.lean_dir` (the edge it tips over), nothing below the table."""
+    ct, st, dx, dy = _tilt_axes(piece)
+    rx, ry = world[:, 0] - piece.center[0], world[:, 1] - piece.center[1]
+    a = rx * dx + ry * dy  # along the fall
+    b = -rx * dy + ry * dx  # across it
+    z = world[:, 2]
+    foot = z <= z.min() + 1e-6
+    a0 = float(a[foot].max())
+    ar = a - a0
+    a2 = a0 + ar * ct + z * st
+    z2 = -ar * st + z * ct
+    return np.column_stack([piece.center[0] + a2 * dx - b * dy, piece.center[1] + a2 * dy + b * dx, z2])
+
+
+def tilt_vector(v: np.ndarray, piece: PieceDraw) -> np.ndarray:
+    """A direction (x, y, up) of ``piece`` upright turned with it by its lean (for normals)."""
+    ct, st, dx, dy = _tilt_axes(piece)
+    a, b = v[0] * dx + v[1] * dy, -v[0] * dy + v[1] * dx
+    a2, z2 = a * ct + v[2] * st, -a * st + v[2] * ct
+    return np.array([a2 * dx - b * dy, a2 * dy + b * dx, z2])
+
+
 @dataclass
 class _Group:
     """All pieces of one kind, with their solids' vertices computed at once."""
@@ -154,7 +188,8 @@ class PieceRenderer:
     # --- geometry -------------------------------------------------------------------------------
     def world_vertices(self, pieces: list[PieceDraw], lift: float = 0.0) -> np.ndarray:
         """World vertices (x, y, z up; mm) of pieces all of one kind: array (P, M, 3); each piece is
-        raised by ``lift`` plus its own :attr:`PieceDraw.lift` (a piece lying on another one)."""
+        turned by its lean (:func:`tilt_vertices`), then raised by ``lift`` plus its own
+        :attr:`PieceDraw.lift` (a piece lying on another one)."""
         verts, _ = _kind_vertices(pieces[0].kind)
         yaw = np.radians([p.yaw for p in pieces])
         c, s = np.cos(yaw)[:, None], np.sin(yaw)[:, None]
@@ -163,7 +198,12 @@ class PieceRenderer:
         y = s * verts[None, :, 0] + c * verts[None, :, 1] + centres[:, 1:2]
         own = np.array([p.lift for p in pieces], np.float64)[:, None]
         z = np.broadcast_to(verts[None, :, 2] + lift + own, x.shape)
-        return np.stack([x, y, z], axis=-1)
+        world = np.stack([x, y, z], axis=-1)
+        for i, p in enumerate(pieces):
+            if p.lean:
+                up = np.column_stack([x[i], y[i], verts[:, 2]])
+                world[i] = tilt_vertices(up, p) + np.array([0.0, 0.0, lift + p.lift])
+        return world
 
     def to_canvas(self, world: np.ndarray) -> np.ndarray:
         """Canvas coordinates of world vertices (..., 3) as the camera sees them (leaned onto the plane)."""
@@ -210,8 +250,18 @@ class PieceRenderer:
 
     def order(self, items: list[tuple[PieceDraw, _Group, int]]) -> list[tuple[PieceDraw, _Group, int]]:
         """Far-to-near from the camera's foot point (nearer pieces drawn later, on top); a lifted piece
-        counts as nearer by its lift (mm), so one lying on another is drawn after it."""
+        counts as nearer by its lift (mm), so one lying on another is drawn after it; a leaning one
+        stands at the middle of its turned footprint."""
         nx, ny = self.nadir
+        if any(t[0].lean for t in items):
+
+            def where(t: tuple[PieceDraw, _Group, int]) -> tuple[float, float]:
+                if not t[0].lean:
+                    return t[0].center
+                w = t[1].world[t[2]]
+                return float(w[:, 0].mean()), float(w[:, 1].mean())
+
+            return sorted(items, key=lambda t: t[0].lift - math.hypot(where(t)[0] - nx, where(t)[1] - ny))
         if any(t[0].lift for t in items):
             return sorted(items, key=lambda t: t[0].lift - math.hypot(t[0].center[0] - nx, t[0].center[1] - ny))
         return sorted(items, key=lambda t: -((t[0].center[0] - nx) ** 2 + (t[0].center[1] - ny) ** 2))
@@ -287,12 +337,20 @@ class PieceRenderer:
             side_b = 0.5 * (self.brightness(side_n) + top_b) * 0.7
             yaw = math.radians(piece.yaw)
             ax, ay = -math.sin(yaw), math.cos(yaw)  # +y of the piece (a slab's front normal)
-            facing = ax * tx + ay * ty >= 0
-            front_b = self.brightness(np.array([ax, ay, 0.0]) if facing else np.array([-ax, -ay, 0.0]))
+            if piece.lean:  # the turned faces: the one whose normal points to the camera is seen
+                nf = tilt_vector(np.array([ax, ay, 0.0]), piece)
+                mid = g.world[i].mean(axis=0)
+                facing = float(nf @ (np.array([self.nadir[0], self.nadir[1], self.height]) - mid)) >= 0
+                front_b = self.brightness(nf if facing else -nf)
+                top_c = _clip(base * self.brightness(tilt_vector(np.array([0.0, 0.0, 1.0]), piece)))
+            else:
+                facing = ax * tx + ay * ty >= 0
+                front_b = self.brightness(np.array([ax, ay, 0.0]) if facing else np.array([-ax, -ay, 0.0]))
+                top_c = _clip(base * top_b)
             px = g.px[i]
             _, spans = _kind_vertices(g.kind)
             parts = list(zip(solids(g.kind), spans, strict=True))
-            side_c, top_c, front_c = _clip(base * side_b), _clip(base * top_b), _clip(base * front_b)
+            side_c, front_c = _clip(base * side_b), _clip(base * front_b)
             slabs = parts[0][0].fronts is not None
             # sides of every solid, then their tops (low to high), then (slabs) the faces turned to the camera
             for solid, (a, b) in parts:

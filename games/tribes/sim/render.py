@@ -71,7 +71,8 @@ class Renderer:
     """Renders tables for one layout and art pack. Reuse one renderer for many frames: it caches
     the camera maps, the table surface, resized tile faces and the last table canvases. ``piles``
     (:data:`~games.tribes.sim.scene.PILES`): how members stand on a hex, ``"fixed"`` (a grid, the
-    default) or ``"varied"`` (a ring, a heap or the grid per hex)."""
+    default) or ``"varied"`` (a ring, a heap or the grid per hex, some members
+    leaning on a neighbour or lying on the table)."""
 
     def __init__(
         self,

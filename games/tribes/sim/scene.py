@@ -10,7 +10,8 @@ How members stand on a land hex is set by ``piles`` (:data:`PILES`): ``"fixed"``
 the grid of :func:`member_offset`; ``"varied"`` gives each hex with two or more members one
 arrangement drawn from the seed and the hex (:func:`hex_arrangement`): a *ring*, a *heap* whose
 pieces touch, overlap and climb on each other (a lifted piece lies on the one below it), or the
-*grid* (:func:`arranged_members`).
+*grid* (:func:`arranged_members`); on a hex of three or more, up to two members lean against a
+neighbour or lie on their front or back (:func:`member_leans`).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ class PieceDraw:
     role: str  # member, supply, stone, track, shell, arrow, bag
     where: tuple[object, ...] = ()
     lift: float = 0.0  # mm above the table (a piece lying on another one)
+    lean: float = 0.0  # degrees from upright (90: lying on the table), tipped about its foot's edge
+    lean_dir: float = 0.0  # table angle (degrees, as yaw) towards which its top falls
 
 
 @dataclass
@@ -106,6 +109,26 @@ MAX_LEVELS = 2
 MEMBER_REACH = 0.7
 """Members stay within this share of the hex circumradius of its centre."""
 
+MEMBER_THICK = 8.0
+"""A meeple's thickness (mm): a member leaning on a neighbour touches it this much short of its centre."""
+
+MIN_LEAN, MAX_LEAN = 20.0, 70.0
+"""A member leaning on a neighbour is tipped this many degrees at least and at most; one whose
+neighbour is too far to reach at :data:`MAX_LEAN` lies on the table instead (90 degrees)."""
+
+LIE_REACH = 0.85
+"""A member lying on the table keeps its head within this share of the hex circumradius."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lean:
+    """How a member leans: ``tilt`` degrees from upright (90: lying), its top falling towards table
+    angle ``direction`` (degrees), against member ``against`` (its index on the hex; None when lying)."""
+
+    tilt: float
+    direction: float
+    against: int | None
+
 
 def check_piles(piles: str) -> str:
     """``piles`` if it is one of :data:`PILES`; raise ValueError otherwise."""
@@ -141,7 +164,8 @@ def arranged_members(seed: int, seat: int, h: object, n: int, radius: float) -> 
     a point within 0.3 r, neighbours closer than a piece's footprint so they touch and overlap; a piece
     whose footprint is more than half covered by an earlier one lies on it (lifted by a member's height
     above the highest such piece, at most :data:`MAX_LEVELS` heights). *grid*: :func:`member_offset`,
-    as under ``"fixed"``. Every member stays within :data:`MEMBER_REACH` r of the centre."""
+    as under ``"fixed"``. Every member stays within :data:`MEMBER_REACH` r of the centre; which of them
+    lean is :func:`member_leans`."""
     kind = hex_arrangement(seed, seat, h)
     reach = MEMBER_REACH * radius
     u = uniforms(seed, "piles", seat, h)
@@ -173,6 +197,77 @@ def arranged_members(seed: int, seat: int, h: object, n: int, radius: float) -> 
         off = member_offset(k, radius)
         out.append((_within((off[0] + (v[0] - 0.5) * 3.0, off[1] + (v[1] - 0.5) * 3.0), reach), 0.0))
     return kind, out
+
+
+def _lie_direction(p: Point, others: list[Point], radius: float, phase: float) -> float:
+    """The table angle (degrees) in which a member at ``p`` lies down with most room: of 12 directions,
+    the one whose body (foot to head, a meeple's height) passes farthest from the other members'
+    centres, among those keeping the head within :data:`LIE_REACH` r of the hex centre."""
+    best, best_room = 0.0, -math.inf
+    for i in range(12):
+        a = phase + 2 * math.pi * i / 12
+        d = (math.cos(a), math.sin(a))
+        head = (p[0] + d[0] * MEMBER_HEIGHT, p[1] + d[1] * MEMBER_HEIGHT)
+        room = math.inf
+        for q in others:
+            t = min(max((q[0] - p[0]) * d[0] + (q[1] - p[1]) * d[1], 0.0), MEMBER_HEIGHT)
+            room = min(room, math.hypot(q[0] - p[0] - t * d[0], q[1] - p[1] - t * d[1]))
+        if math.hypot(*head) > LIE_REACH * radius:
+            room -= 1000.0
+        if room > best_room:
+            best, best_room = a, room
+    return math.degrees(best) % 360.0
+
+
+def member_leans(seed: int, seat: int, h: object, spots: list[tuple[Point, float]], radius: float) -> list[Lean | None]:
+    """Which of the members at ``spots`` (from :func:`arranged_members`) lean, under ``"varied"``.
+
+    On a hex of three or more members, 0, 1 or 2 of them (40/40/20 %) lean, drawn from the seed and
+    the hex among those on the table with nothing lying on them. A leaning member tips towards its
+    nearest upright neighbour on the table until its top (a meeple's height up) touches that one's
+    near face (:data:`MEMBER_THICK` / 2 short of its centre), between :data:`MIN_LEAN` and
+    :data:`MAX_LEAN` degrees; with no neighbour in reach, or for one in five drawn, it lies on its
+    front or back (90 degrees) in the direction with the most room (:func:`_lie_direction`)."""
+    n = len(spots)
+    out: list[Lean | None] = [None] * n
+    if n < 3:
+        return out
+    u = uniforms(seed, "lean", seat, h)
+    count = 0 if u[0] < 0.4 else 1 if u[0] < 0.8 else 2
+    pts = [off for off, _ in spots]
+    under = {
+        j
+        for k, (q, lift) in enumerate(spots)
+        if lift > 0
+        for j in range(k)
+        if _overlap(math.hypot(q[0] - pts[j][0], q[1] - pts[j][1]), FOOTPRINT) > 0.5
+    }
+    free = [k for k, (_, lift) in enumerate(spots) if lift == 0.0 and k not in under]
+    free.sort(key=lambda k: uniforms(seed, "leaner", seat, h, k)[0])
+    leaners = free[:count]
+    for k in leaners:
+        v = uniforms(seed, "leaner", seat, h, k)
+        p = pts[k]
+        upright = [j for j in range(n) if j not in leaners and spots[j][1] == 0.0]
+        j = min(upright, key=lambda j: math.hypot(pts[j][0] - p[0], pts[j][1] - p[1]), default=None)
+        if j is not None and v[1] >= 0.2:
+            d = math.hypot(pts[j][0] - p[0], pts[j][1] - p[1])
+            reach = (d - MEMBER_THICK / 2) / MEMBER_HEIGHT
+            if reach <= math.sin(math.radians(MAX_LEAN)):
+                tilt = max(math.degrees(math.asin(max(reach, 0.0))), MIN_LEAN)
+                ang = math.degrees(math.atan2(pts[j][1] - p[1], pts[j][0] - p[0])) % 360.0
+                out[k] = Lean(tilt, ang, j)
+                continue
+        others = [pts[i] for i in range(n) if i != k]
+        out[k] = Lean(90.0, _lie_direction(p, others, radius, v[2] * 2 * math.pi), None)
+    return out
+
+
+def lean_yaw(yaw: float, direction: float) -> float:
+    """The yaw nearest ``yaw`` that turns a meeple's front or back towards ``direction`` (a flat piece
+    tips over onto a broad face); its +y side faces ``yaw + 90``."""
+    a, b = (direction - 90.0) % 360.0, (direction + 90.0) % 360.0
+    return a if abs((yaw - a + 180.0) % 360.0 - 180.0) <= abs((yaw - b + 180.0) % 360.0 - 180.0) else b
 
 
 def drawn_position(layout: Layout, seat: int, k: int, n: int) -> Point:
@@ -214,10 +309,17 @@ def build_scene(
             )
             if piles == "varied" and t.members >= 2:
                 _, spots = arranged_members(seed, seat, h, t.members, hx.radius)
-                for k, (off, lift) in enumerate(spots):
+                leans = member_leans(seed, seat, h, spots, hx.radius)
+                for k, ((off, lift), lean) in enumerate(zip(spots, leans, strict=True)):
                     v = uniforms(seed, "member", seat, h, k)
                     p = (c[0] + off[0], c[1] + off[1])
-                    pieces.append(PieceDraw("meeple", seat, col, p, v[2] * 360.0, "member", (h, k), lift))
+                    if lean is None:
+                        pieces.append(PieceDraw("meeple", seat, col, p, v[2] * 360.0, "member", (h, k), lift))
+                    else:
+                        yaw = lean_yaw(v[2] * 360.0, lean.direction)
+                        pieces.append(
+                            PieceDraw("meeple", seat, col, p, yaw, "member", (h, k), lift, lean.tilt, lean.direction)
+                        )
                 continue
             for k in range(t.members):
                 v = uniforms(seed, "member", seat, h, k)

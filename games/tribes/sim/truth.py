@@ -7,7 +7,7 @@ docs/renderer.md. Per hex: the seat, the axial hex, whether a tile lies there (t
 hexes next to them are listed), its resource, whether it is exhausted, members per colour; per row
 slot: tile id, event or not, shells; per achievement position: tile (None = face down) and stones
 per slot; arrow tokens; track markers per seat; shells per seat and in the supply; marker corners;
-every piece with its image box; hands.
+every piece with its image box (and how it lies on another or leans); hands.
 """
 
 from __future__ import annotations
@@ -232,6 +232,9 @@ def build_truth(
             entry["hex"] = [h[0], h[1]]  # type: ignore[index]
         if p.lift:
             entry["lift_mm"] = _r(p.lift)
+        if p.lean:
+            entry["lean_deg"] = _r(p.lean)
+            entry["lean_dir_deg"] = _r(p.lean_dir)
         plist.append(entry)
     out["pieces"] = plist
     out["hands"] = hands or []

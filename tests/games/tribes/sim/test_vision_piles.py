@@ -63,7 +63,7 @@ def test_fixed_is_the_default_and_the_pixels_are_unchanged(layout: Layout, game:
     a = Renderer(layout, pack, "oak", seed=5).render(state, cam)
     b = Renderer(layout, pack, "oak", seed=5, piles="fixed").render(state, cam)
     assert np.array_equal(a.image, b.image) and a.truth == b.truth
-    assert not any("lift_mm" in x for x in a.truth["pieces"])
+    assert not any("lift_mm" in x or "lean_deg" in x for x in a.truth["pieces"])
     # the members stand exactly where they stood before piles existed (the placement of fcf6dc9)
     model = TableModel.from_state(state)
     got = _scene_members(layout, model, 5, "fixed")
@@ -78,7 +78,7 @@ def test_fixed_is_the_default_and_the_pixels_are_unchanged(layout: Layout, game:
                 off = member_offset(k, layout.hex.radius)
                 want.append(((c[0] + off[0] + (v[0] - 0.5) * 3.0, c[1] + off[1] + (v[1] - 0.5) * 3.0), v[2] * 360.0))
     assert len(got) == len(want) > 10
-    assert [(p.center, p.yaw) for p in got] == want and all(p.lift == 0.0 for p in got)
+    assert [(p.center, p.yaw) for p in got] == want and all(p.lift == 0.0 and p.lean == 0.0 for p in got)
 
 
 def test_unknown_piles_fail_clearly(layout: Layout) -> None:
