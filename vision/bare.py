@@ -127,8 +127,6 @@ class BareLook:
         ref = [i for _, i in idx]
         q = thumbnails(np.asarray(windows01)[rows], self.px).astype(np.float32) / 255.0  # M x px x px x 3
         s, inner = self.shift, self.px - 2 * self.shift
-        best = np.full(len(rows), np.inf, np.float32)
-        share = np.ones(len(rows), np.float32)
         m = self.mask
         # brightness and white balance matched on the unshifted disc, within the bound
         med = np.median(q[:, s : s + inner, s : s + inner][:, m], axis=1)  # M x 3
@@ -136,13 +134,11 @@ class BareLook:
         q_lab = lab(q * g[:, None, None, :]).reshape(len(rows), self.px * self.px, 3)
         ref_disc = self._lab_disc[ref]  # M x P x 3
         tol2 = self.tolerance**2
-        wl, wa, wb = (float(x) for x in self.weights)
-        for at in self._at:  # each shift: the disc's pixels only
-            sq = np.square(q_lab[:, at] - ref_disc)
-            d2 = wl * sq[..., 0] + wa * sq[..., 1] + wb * sq[..., 2]  # (faster than a sum over 3)
-            cost = d2.mean(axis=1)
-            better = cost < best
-            best[better] = cost[better]
-            share[better] = (d2[better] > tol2).mean(axis=1)
+        # every shift at once: M x shifts x P pixels of the disc, their weighted squared distances
+        d = q_lab[:, self._at] - ref_disc[:, None]
+        d *= d
+        d2 = cv2.transform(d.reshape(1, -1, 3), self.weights.reshape(1, 3)).reshape(d.shape[:3])
+        best = d2.mean(axis=2).argmin(axis=1)  # the first of equal costs, as a loop over shifts would
+        share = (d2[np.arange(len(rows)), best] > tol2).mean(axis=1)
         out[rows] = share
         return out
