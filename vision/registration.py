@@ -29,6 +29,9 @@ from vision.markers import dictionary
 
 K_RANGE = 0.35
 """Largest |k| the distortion search considers (k = -0.12 is a strongly barrel-distorted webcam)."""
+K_TOL = 2e-5
+"""The distortion search stops when ``k`` is known to this: at the frame's corners a change of
+``K_TOL`` moves a point by ``K_TOL`` x half the diagonal, 0.02 px at 1080p."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -188,6 +191,8 @@ def fit_registration(
         a, b = hi - g * (hi - lo), lo + g * (hi - lo)
         fa, fb = cost(a)[0], cost(b)[0]
         for _ in range(30):
+            if hi - lo < K_TOL:
+                break
             if fa < fb:
                 hi, b, fb = b, a, fa
                 a = hi - g * (hi - lo)

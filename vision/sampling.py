@@ -23,8 +23,8 @@ CORE = (0.2, 0.8)
 """The part of a window (fractions of its side) that must be in the frame for it to be read."""
 
 
-def window_pixels(reg: Registration, ps: PatchSet) -> np.ndarray:
-    """Image pixel (N x px x px x 2) of every output pixel of every window. The corners of each
+def window_xy(reg: Registration, ps: PatchSet) -> tuple[np.ndarray, np.ndarray]:
+    """Image column and row (N x px x px each) of every output pixel of every window. The corners of each
     window are projected exactly (homography and lens distortion); inside a window the mapping is
     taken as projective (lens distortion changes too little across a tile to matter), which is
     much cheaper than projecting every pixel."""
@@ -57,8 +57,14 @@ def window_pixels(reg: Registration, ps: PatchSet) -> np.ndarray:
     jj, ii = np.meshgrid(np.arange(px, dtype=np.float64), np.arange(px, dtype=np.float64))
     g = np.stack([jj.ravel(), ii.ravel(), np.ones(px * px)])  # 3 x P (x = column, y = row)
     q = H @ g  # N x 3 x P
-    out = (q[:, :2] / q[:, 2:3]).transpose(0, 2, 1)
-    return out.reshape(n, px, px, 2)
+    inv = 1.0 / q[:, 2]
+    return (q[:, 0] * inv).reshape(n, px, px), (q[:, 1] * inv).reshape(n, px, px)
+
+
+def window_pixels(reg: Registration, ps: PatchSet) -> np.ndarray:
+    """Image pixel (N x px x px x 2) of every output pixel of every window (see :func:`window_xy`)."""
+    x, y = window_xy(reg, ps)
+    return np.stack([x, y], axis=-1)
 
 
 def _key(reg: Registration, ps: PatchSet) -> tuple[object, ...]:
@@ -86,18 +92,13 @@ class Sampler:
         if n == 0:
             empty = np.zeros((0, px), np.float32)
             return empty, empty, np.zeros(0, bool)
-        pix = window_pixels(reg, ps)
+        xs, ys = window_xy(reg, ps)
         w, h = reg.size
         lo, hi = int(px * CORE[0]), int(np.ceil(px * CORE[1]))
-        core = pix[:, lo:hi, lo:hi]
-        inside = (
-            (core[..., 0] >= 0).all((1, 2))
-            & (core[..., 0] <= w - 1).all((1, 2))
-            & (core[..., 1] >= 0).all((1, 2))
-            & (core[..., 1] <= h - 1).all((1, 2))
-        )
-        mx = np.ascontiguousarray(pix[..., 0].reshape(n * px, px), np.float32)
-        my = np.ascontiguousarray(pix[..., 1].reshape(n * px, px), np.float32)
+        cx, cy = xs[:, lo:hi, lo:hi].reshape(n, -1), ys[:, lo:hi, lo:hi].reshape(n, -1)
+        inside = (cx.min(axis=1) >= 0) & (cx.max(axis=1) <= w - 1) & (cy.min(axis=1) >= 0) & (cy.max(axis=1) <= h - 1)
+        mx = xs.reshape(n * px, px).astype(np.float32)
+        my = ys.reshape(n * px, px).astype(np.float32)
         self._maps[key] = (mx, my, inside, reg)
         while len(self._maps) > self.capacity:
             self._maps.popitem(last=False)
