@@ -9,7 +9,9 @@ diagonal). Every visible marker gives 4 corner correspondences; ``H`` is fitted 
 
 :class:`Registrar` keeps the registration across frames: markers are found with
 ``cv2.aruco.ArucoDetector`` on a half-size copy of the frame (fast) and refined to sub-pixel with
-``cv2.cornerSubPix`` on the full frame. While the visible markers agree with the current
+``cv2.cornerSubPix`` on the full frame; once registered, only boxes around where the markers were
+are searched (:meth:`Registrar.detect_near`), and the whole frame again when one of the markers
+seen last time is not found there. While the visible markers agree with the current
 registration it is kept (arms may hide any of them); when they disagree the camera or table was
 bumped and the table is registered again from what is visible (at least ``min_markers`` markers);
 with too few markers the frame is *unregistered*.
