@@ -278,10 +278,10 @@ class Registrar:
         return self._refine(gray, self._found(corners, ids, f, (0, 0)))
 
     def detect_near(self, gray: np.ndarray, reg: Registration, expected: set[int]) -> dict[int, np.ndarray] | None:
-        """The markers searched only where ``reg`` puts them (a box around each, about twice its
-        size): a camera that stays put costs a fraction of :meth:`detect`. None unless every marker
-        of ``expected`` (those seen last time) is found there again — then the whole frame must be
-        searched (a hand over a marker, a bumped camera)."""
+        """The markers searched only where ``reg`` puts them (a box around each, three times as wide
+        as the marker): a camera that stays put costs half of :meth:`detect`. None unless every
+        marker of ``expected`` (those seen last time) is found there again — then the whole frame
+        must be searched (a hand over a marker, a bumped camera)."""
         h, w = gray.shape[:2]
         f = 2.0 if self.half_size and w >= 1280 else 1.0
         found: dict[int, np.ndarray] = {}
@@ -290,7 +290,7 @@ class Registrar:
             lo, hi = pts.min(axis=0), pts.max(axis=0)
             if lo[0] < 0 or lo[1] < 0 or hi[0] > w - 1 or hi[1] > h - 1:
                 continue  # not wholly in view where the registration puts it
-            pad = 0.6 * float(max(hi - lo))
+            pad = 1.0 * float(max(hi - lo))  # 0.6 missed a marker with pieces beside it
             # even origins: the half-size crop holds the very pixels of the half-size frame
             x0, y0 = int(max(0, lo[0] - pad)) // 2 * 2, int(max(0, lo[1] - pad)) // 2 * 2
             x1, y1 = int(min(w, hi[0] + pad + 1)), int(min(h, hi[1] + pad + 1))
