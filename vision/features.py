@@ -212,6 +212,7 @@ class Counter:
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax (computed in float64, returned as float32)."""
     z = logits.astype(np.float64)
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)

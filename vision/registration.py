@@ -290,7 +290,7 @@ class Registrar:
             lo, hi = pts.min(axis=0), pts.max(axis=0)
             if lo[0] < 0 or lo[1] < 0 or hi[0] > w - 1 or hi[1] > h - 1:
                 continue  # not wholly in view where the registration puts it
-            pad = 1.0 * float(max(hi - lo))  # 0.6 missed a marker with pieces beside it
+            pad = float(max(hi - lo))  # a marker's width each side (0.6 of it missed one with pieces beside it)
             # even origins: the half-size crop holds the very pixels of the half-size frame
             x0, y0 = int(max(0, lo[0] - pad)) // 2 * 2, int(max(0, lo[1] - pad)) // 2 * 2
             x1, y1 = int(min(w, hi[0] + pad + 1)), int(min(h, hi[1] + pad + 1))
