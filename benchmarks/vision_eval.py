@@ -250,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
         "drift": a.drift,
         "drifting_sessions": drifting_sessions,
         "piles": a.piles,
+        "family": a.family,
+        "models": a.models,
         "frames": a.sessions * a.frames,
         "seconds": round(time.time() - t0),
         "truth_frames_with_hidden_regions": truth_hidden,
