@@ -18,8 +18,9 @@ which sessions drift is counted among those taken, so it need not match the eval
 the default, ``off``, keeps every session steady, so that the cached sets and their figures stay
 comparable with earlier runs (a drifting session is cached under a name of its own). ``--piles
 varied`` renders members as rings, heaps or grids per hex, some leaning or lying
-(``benchmarks/vision_eval.py``); such
-sessions are cached under names of their own too.
+(``benchmarks/vision_eval.py``); such sessions are cached under names of their own too. ``--models
+DIR`` reads with the models of ``DIR`` (models.json and the onnx files) instead of the shipped ones:
+to compare candidates.
 """
 
 from __future__ import annotations
@@ -196,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         help="sessions whose light changes during the game (default none)",
     )
     ap.add_argument("--piles", choices=PILES, default="fixed", help="how members stand on a hex (default: the grid)")
+    ap.add_argument("--models", help="folder of models.json and *.onnx (default: the shipped models)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     profile = default_profile()
@@ -204,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     timings: dict[str, list[float]] = defaultdict(list)
     t0 = time.time()
     for name, seated, enr, frames in sessions(a):
-        rec = Recognizer(seated, profile, enr, stream=False)
+        rec = Recognizer(seated, profile, enr, a.models, stream=False)
         for i, (png, truth, kelvin, tilt) in enumerate(frames):
             img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
             obs = rec.read(img, frame_no=i)

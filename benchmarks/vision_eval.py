@@ -6,6 +6,7 @@ Run from the repository root::
     PYTHONPATH=. python benchmarks/vision_eval.py --sessions 4 --frames 8 --quick
     PYTHONPATH=. python benchmarks/vision_eval.py --drift off                # every session steady
     PYTHONPATH=. python benchmarks/vision_eval.py --piles varied             # members in rings and heaps, some leaning
+    PYTHONPATH=. python benchmarks/vision_eval.py --family pale --models /tmp/fold   # a LOFO fold
 
 What is held out (``models/splits.py``): the ``sketch`` art pack and its piece and shell colours
 (never rendered for training or tuning), camera fields of view from a band training never uses,
@@ -34,6 +35,10 @@ texture, at 1920 x 1080. In each session:
    a heap (touching, overlapping, some lying on others) or the usual grid, chosen per hex from the
    session's seed (``games.tribes.sim.scene.arranged_members``), and on a hex of three or more up
    to two lean on a neighbour or lie on the table (``member_leans``); the filmed sessions too.
+   ``--family F``: the sketch pack's faces turned into art family ``F``
+   (``games.tribes.sim.families``), enrollment included — to measure a model trained without that
+   family (leave-one-family-out); ``--models DIR`` reads with the models of ``DIR`` instead of the
+   shipped ones.
 
 Scores (against ``observation_from_truth``): registration; tile type per hex (tile or empty, resource,
 exhausted); members per hex and colour exactly right (tiles); shells per row slot and per seat;
@@ -122,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         default="fixed",
         help="how members stand on a hex: the grid (default) or a ring, heap or grid per hex (varied)",
     )
+    ap.add_argument("--family", help="turn the sketch pack into this art family (games.tribes.sim.families)")
+    ap.add_argument("--models", help="folder of models.json and *.onnx (default: the shipped models)")
     ap.add_argument(
         "--compare-bare",
         action="store_true",
@@ -133,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     profile = default_profile()
     pack = builtin_pack(HELD_OUT_PACK)
     assert HELD_OUT_PACK == "sketch"
+    if a.family:
+        from games.tribes.sim.families import family_pack
+
+        pack = family_pack(HELD_OUT_PACK, a.family, held_out=True)
     t0 = time.time()
     photos = photographed_pack(pack, layout)
     kinds = ["model", "histogram"] if not a.baseline_only else ["histogram"]
@@ -173,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         drifting_sessions += int(cond["drift"] is not None)
         renderer = Renderer(seated, pack, cond["texture"], seed=s, piles=cond["piles"])
         enr = enroll_session(renderer, game, cond, photos, seated)
-        recs = {k: Recognizer(seated, profile, enr, stream=False, **options[k]) for k in kinds}
+        recs = {k: Recognizer(seated, profile, enr, a.models, stream=False, **options[k]) for k in kinds}
         kb = bin_of(cond["light"].kelvin, KELVIN_BINS)
         tb = bin_of(cond["camera"].tilt, TILT_BINS)
         db = "drifting" if cond["drift"] is not None else "steady"
@@ -240,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
         "drift": a.drift,
         "drifting_sessions": drifting_sessions,
         "piles": a.piles,
+        "family": a.family,
+        "models": a.models,
         "frames": a.sessions * a.frames,
         "seconds": round(time.time() - t0),
         "truth_frames_with_hidden_regions": truth_hidden,
@@ -318,7 +331,7 @@ def video_eval(a: argparse.Namespace, layout: Any, profile: Any, pack: Any, phot
         cond = session_conditions(v, a.video_sessions, seated, EVAL_SEED_BASE + 1000, piles=a.piles)
         renderer = Renderer(seated, pack, cond["texture"], seed=s, piles=cond["piles"])
         enr = enroll_session(renderer, game, cond, photos, seated)
-        rec = Recognizer(seated, profile, enr, stream=True)
+        rec = Recognizer(seated, profile, enr, a.models, stream=True)
         start = int(rng.integers(5, max(6, len(game.moves) - a.video_moves)))
         lt, fx = frame_variation(cond, rng)
         pace = Pace(fps=10.0, rest=1.5)  # players pause a moment between moves

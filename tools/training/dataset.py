@@ -16,8 +16,15 @@ and the windows are stored with their labels:
 * ``shells``: windows of shell spots and row slots, the shell colour measured from the spots, and
   the number of shells.
 
-Run ``python -m models.dataset OUT_DIR --frames N [--shard I --shards K]`` (a shard per process).
-Windows are stored as uint8 (normalised value / 1.5 * 255).
+Art and piles per frame (``--mix``, :data:`MIXES`): by default an *art family*
+(``games.tribes.sim.families``: photo, dark, pale, busy, flat, text) or one of the colour variants,
+and members on the grid (``piles="fixed"``) on about a third of the frames, as rings, heaps or grids
+(``"varied"``) on the rest; ``--mix variants`` gives the earlier data. Every window records its
+frame's family (``*_families``: a family name or ``variant``) and piles (``*_piles``), so that
+training can leave one family out.
+
+Run ``python -m tools.training.dataset OUT_DIR --frames N [--shard I --shards K]`` (a shard per
+process). Windows are stored as uint8 (normalised value / 1.5 * 255).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ import numpy as np
 
 from games.tribes.rules.game import simulate
 from games.tribes.rules.profile import default_profile
+from games.tribes.sim.families import FAMILIES, family_pack
 from games.tribes.sim.packs import builtin_pack
 from games.tribes.sim.packs import face as pack_face
 from games.tribes.sim.randomize import random_conditions
@@ -52,6 +60,15 @@ from vision.sampling import Sampler
 
 SCALE = 255.0 / 1.5
 TRANSFORMS = ("none", "hue1", "hue2", "hue3", "swap1", "swap2", "desat", "invert", "poster")
+MIXES = ("families", "variants")
+"""What a frame's art and piles are drawn from: ``families`` (the default: an art family of
+``games.tribes.sim.families`` or one of the colour variants, members as a grid on about a third of
+the frames and as rings, heaps or grids on the rest, arrangements drawn per frame) or ``variants``
+(the earlier data: colour variants only, members always on the grid of scene seed 0)."""
+FAMILY_SEEDS = 4
+"""Looks drawn per (base pack, family): each is a pack of its own."""
+VARIANT_FAMILY = "variant"
+"""The family recorded for a frame drawn with one of the colour variants (:data:`TRANSFORMS`)."""
 
 
 def to_u8(x01: np.ndarray) -> np.ndarray:
@@ -215,32 +232,50 @@ def conditions(seed: int, layout: Any) -> tuple[Camera, Any, Any, str]:
 class Generator:
     """Renders frames and cuts the training windows from them."""
 
-    def __init__(self) -> None:
+    def __init__(self, mix: str = "families") -> None:
+        if mix not in MIXES:
+            raise ValueError(f"mix must be one of {', '.join(MIXES)}, got {mix!r}")
+        self.mix = mix
         self.layout = default_layout()
         self.profile = default_profile()
         self.regions = Regions(self.layout, self.profile)
         self.sampler = Sampler()
-        self.renderers: dict[tuple[str, str], Renderer] = {}
+        self.renderers: dict[tuple[str, str, str], Renderer] = {}
 
-    def renderer(self, pack: ArtPack, texture: str, seed: int) -> Renderer:
-        key = (pack.name, texture)
+    def renderer(self, pack: ArtPack, texture: str, piles: str = "fixed") -> Renderer:
+        key = (pack.name, texture, piles)
         if key not in self.renderers:
             if len(self.renderers) > 6:
                 self.renderers.pop(next(iter(self.renderers)))
-            self.renderers[key] = Renderer(self.layout, pack, texture, seed=0)  # textures are cached per seed
+            self.renderers[key] = Renderer(self.layout, pack, texture, seed=0, piles=piles)
         return self.renderers[key]
+
+    def art(self, rng: np.random.Generator) -> tuple[ArtPack, str, str]:
+        """A frame's pack, its art family and piles (see :data:`MIXES`)."""
+        base = TRAIN_PACKS[int(rng.integers(0, 2))]
+        if self.mix == "variants":
+            return variant(base, TRANSFORMS[int(rng.integers(0, len(TRANSFORMS)))]), VARIANT_FAMILY, "fixed"
+        piles = "fixed" if rng.random() < 1 / 3 else "varied"
+        k = int(rng.integers(0, len(FAMILIES) + 2))  # the colour variants weigh as two families
+        if k >= len(FAMILIES):
+            return variant(base, TRANSFORMS[int(rng.integers(0, len(TRANSFORMS)))]), VARIANT_FAMILY, piles
+        fam = FAMILIES[k]
+        return family_pack(base, fam, int(rng.integers(0, FAMILY_SEEDS))), fam, piles
 
     def sample(self, seed: int) -> dict[str, list[Any]] | None:
         rng = np.random.default_rng([seed, 31337])
         lay, regions, sampler = self.layout, self.regions, self.sampler
-        pack = variant(TRAIN_PACKS[int(rng.integers(0, 2))], TRANSFORMS[int(rng.integers(0, len(TRANSFORMS)))])
+        pack, family, piles = self.art(rng)
         cam, light, effects, texture = conditions(seed, lay)
         model = random_table(rng, seed)
         names = [s.colour for s in model.seats]
         for name, rgb in zip(names, distinct_colours(rng, len(names)), strict=True):
             pack.colours[name] = rgb
         pack.shell = random_colour(rng, light=True)
-        r = self.renderer(pack, texture, seed)
+        r = self.renderer(pack, texture, piles)
+        # under "families" the scene seed (where members stand, how they are arranged) is the frame's;
+        # the table texture is cached per canvas, so it does not change with it
+        r.seed = seed if self.mix == "families" else 0
         frame = r.render(model, cam, light, effects, frame_seed=seed)
         img, truth = frame.image, frame.truth
         gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -289,6 +324,7 @@ class Generator:
                 "shell_refs",
             )
         }
+
         # --- tiles ---------------------------------------------------------------------------------
         cells, labels = [], []
         for h in truth["hexes"]:
@@ -410,6 +446,10 @@ class Generator:
                     out["shells"].append(to_u8(rcwin[i]))
                     out["shell_counts"].append(int(s["shells"]) + 100)  # +100: a row slot window
                     out["shell_refs"].append(shell_ref)
+        for kind in ("tile", "member", "shell"):  # per window: the frame's art family and piles
+            n = len(out[f"{kind}s"])
+            out[f"{kind}_families"] = [family] * n
+            out[f"{kind}_piles"] = [piles] * n
         return out
 
 
@@ -419,9 +459,10 @@ def _disc(px: int, radius: float) -> np.ndarray:
     return np.hypot(xx - c, yy - c) <= radius * px
 
 
-def generate(out_dir: Path, frames: int, shard: int, shards: int, first_seed: int = 0) -> Path:
-    """Render ``frames`` frames (every ``shards``-th seed from ``first_seed + shard``) into one npz."""
-    gen = Generator()
+def generate(out_dir: Path, frames: int, shard: int, shards: int, first_seed: int = 0, mix: str = "families") -> Path:
+    """Render ``frames`` frames (every ``shards``-th seed from ``first_seed + shard``) into one npz;
+    ``mix`` (:data:`MIXES`) says what their art and piles are drawn from."""
+    gen = Generator(mix)
     acc: dict[str, list[Any]] = {}
     t0 = time.time()
     done = 0
@@ -450,6 +491,7 @@ def generate(out_dir: Path, frames: int, shard: int, shards: int, first_seed: in
         shells=np.stack(acc["shells"]),
         shell_counts=np.array(acc["shell_counts"], np.int16),
         shell_refs=np.stack(acc["shell_refs"]).astype(np.float32),
+        **{f"{k}_{w}": np.array(acc[f"{k}_{w}"]) for k in ("tile", "member", "shell") for w in ("families", "piles")},
     )
     return path
 
@@ -461,8 +503,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shard", type=int, default=0)
     ap.add_argument("--shards", type=int, default=1)
     ap.add_argument("--first-seed", type=int, default=0)
+    ap.add_argument("--mix", choices=MIXES, default="families", help="art and piles per frame (default: families)")
     a = ap.parse_args(argv)
-    p = generate(a.out, a.frames, a.shard, a.shards, a.first_seed)
+    p = generate(a.out, a.frames, a.shard, a.shards, a.first_seed, a.mix)
     print(p)
     return 0
 

@@ -1,8 +1,9 @@
 """Train the camera models and export them to ONNX (needs the ``train`` extra: torch, onnx).
 
-    python -m models.dataset /tmp/data --frames 700 --shard 0 --shards 2 &   # rendered windows
-    python -m models.dataset /tmp/data --frames 700 --shard 1 --shards 2
-    python -m models.train /tmp/data -o models/                               # train, export, card
+    python -m tools.training.dataset /tmp/data --frames 700 --shard 0 --shards 2 &   # rendered windows
+    python -m tools.training.dataset /tmp/data --frames 700 --shard 1 --shards 2
+    python -m tools.training.train /tmp/data -o models/                               # train, export, card
+    python -m tools.training.train /tmp/data -o /tmp/fold --only members --exclude-family pale  # a LOFO fold
 
 Three small CNNs (``vision.features``):
 
@@ -18,7 +19,9 @@ counting models). One pack-variant family per base pack is held out to measure h
 over to art never trained on (nearest neighbour with half the held-out windows enrolled, the other
 half queried). Everything is seeded. The script writes ``tiles.onnx``, ``members.onnx``,
 ``shells.onnx``, ``models.json`` (sizes, sha256, baseline piece areas) and ``training.json``
-(the figures for the model card).
+(the figures for the model card). ``--exclude-family F`` leaves out every window whose frame was
+drawn in art family ``F`` (``games.tribes.sim.families``; data from ``tools.training.dataset``
+records each window's family): a leave-one-family-out fold, to be evaluated on that family.
 """
 
 from __future__ import annotations
@@ -49,8 +52,32 @@ def load(folder: Path) -> dict[str, np.ndarray]:
             for k in z.files:
                 parts.setdefault(k, []).append(z[k])
     if not parts:
-        raise SystemExit(f"{folder}: no shard*.npz files (run python -m models.dataset first)")
+        raise SystemExit(f"{folder}: no shard*.npz files (run python -m tools.training.dataset first)")
     return {k: np.concatenate(v) for k, v in parts.items()}
+
+
+WINDOW_KEYS = {
+    "tile": ("tiles", "tile_labels", "tile_kinds", "tile_occluders", "tile_families", "tile_piles"),
+    "member": ("members", "member_counts", "member_refs", "member_families", "member_piles"),
+    "shell": ("shells", "shell_counts", "shell_refs", "shell_families", "shell_piles"),
+}
+"""The arrays of each kind of window (one row per window)."""
+
+
+def exclude_families(data: dict[str, np.ndarray], families: list[str]) -> dict[str, np.ndarray]:
+    """``data`` without the windows of frames drawn in any of ``families`` (a LOFO fold)."""
+    if not families:
+        return data
+    out = dict(data)
+    for kind, keys in WINDOW_KEYS.items():
+        col = f"{kind}_families"
+        if col not in data:
+            raise SystemExit(f"the data records no {col} (made before art families): cannot exclude families")
+        keep = ~np.isin(data[col], families)
+        for k in keys:
+            if k in data:
+                out[k] = data[k][keep]
+    return out
 
 
 def likeness_maps(win01: np.ndarray, refs: np.ndarray, rng: np.random.Generator | None) -> np.ndarray:
@@ -411,14 +438,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--only", nargs="+", choices=("tiles", "members", "shells"), help="train these models only")
+    ap.add_argument(
+        "--exclude-family", nargs="+", default=[], metavar="F", help="leave out the windows of these art families"
+    )
     a = ap.parse_args(argv)
     import torch
 
     from vision.features import sha256
 
     torch.set_num_threads(a.threads)
-    data = load(a.data)
+    data = exclude_families(load(a.data), a.exclude_family)
     log: dict[str, Any] = {"data": {k: len(v) for k, v in data.items() if k in ("tiles", "members", "shells")}}
+    if "member_families" in data:
+        fams, counts = np.unique(data["member_families"], return_counts=True)
+        log["data"]["member_families"] = {str(f): int(c) for f, c in zip(fams, counts, strict=True)}
+        piles, counts = np.unique(data["member_piles"], return_counts=True)
+        log["data"]["member_piles"] = {str(f): int(c) for f, c in zip(piles, counts, strict=True)}
+    log["data"]["excluded_families"] = list(a.exclude_family)
     t0 = time.time()
     a.out.mkdir(parents=True, exist_ok=True)
     manifest_path = a.out / "models.json"

@@ -1,0 +1,61 @@
+"""Training data with art families: every window records its frame's family and piles
+(``tools.training.dataset``), ``--mix variants`` keeps the earlier draw, and ``train.py
+--exclude-family`` leaves a family's windows out (a LOFO fold)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games.tribes.sim.families import FAMILIES
+from tools.training.dataset import VARIANT_FAMILY, Generator
+from tools.training.train import exclude_families
+
+
+@pytest.mark.parametrize("mix", ["families", "variants"])
+def test_each_window_records_its_frames_family_and_piles(mix: str) -> None:
+    gen = Generator(mix)
+    out = None
+    for seed in range(5):
+        out = gen.sample(seed)
+        if out is not None and out["members"]:
+            break
+    assert out is not None
+    for kind in ("tile", "member", "shell"):
+        assert len(out[f"{kind}_families"]) == len(out[f"{kind}s"])
+        assert len(out[f"{kind}_piles"]) == len(out[f"{kind}s"])
+    fam, piles = out["member_families"][0], out["member_piles"][0]
+    if mix == "variants":
+        assert (fam, piles) == (VARIANT_FAMILY, "fixed")
+    else:
+        assert fam in (*FAMILIES, VARIANT_FAMILY) and piles in ("fixed", "varied")
+
+
+def test_the_art_draw_mixes_families_variants_and_piles() -> None:
+    gen = Generator("families")
+    draws = [gen.art(np.random.default_rng([s, 31337]))[1:] for s in range(120)]
+    fams = {f for f, _ in draws}
+    assert set(FAMILIES) <= fams and VARIANT_FAMILY in fams
+    varied = sum(p == "varied" for _, p in draws) / len(draws)
+    assert 0.5 < varied < 0.8
+    with pytest.raises(ValueError):
+        Generator("neon")
+
+
+def test_exclude_families_drops_every_array_of_those_windows() -> None:
+    data = {
+        "members": np.arange(5),
+        "member_counts": np.arange(5) * 2,
+        "member_families": np.array(["dark", "pale", "dark", "variant", "busy"]),
+        "member_piles": np.array(["fixed"] * 5),
+        "shells": np.arange(2),
+        "shell_families": np.array(["dark", "flat"]),
+        "tiles": np.arange(3),
+        "tile_families": np.array(["pale", "pale", "text"]),
+    }
+    out = exclude_families(data, ["dark"])
+    assert out["members"].tolist() == [1, 3, 4] and out["member_counts"].tolist() == [2, 6, 8]
+    assert out["shells"].tolist() == [1] and out["tiles"].tolist() == [0, 1, 2]
+    assert exclude_families(data, []) is data
+    with pytest.raises(SystemExit):
+        exclude_families({"members": np.arange(2)}, ["dark"])
