@@ -6,7 +6,7 @@ Run from the repository root::
     PYTHONPATH=. python benchmarks/vision_eval.py --sessions 4 --frames 8 --quick
     PYTHONPATH=. python benchmarks/vision_eval.py --drift off                # every session steady
     PYTHONPATH=. python benchmarks/vision_eval.py --piles varied             # members in rings and heaps, some leaning
-    PYTHONPATH=. python benchmarks/vision_eval.py --family pale --models /tmp/fold   # a LOFO fold
+    PYTHONPATH=. python benchmarks/vision_eval.py --family dark --models /tmp/fold   # a LOFO fold
 
 What is held out (``models/splits.py``): the ``sketch`` art pack and its piece and shell colours
 (never rendered for training or tuning), camera fields of view from a band training never uses,
