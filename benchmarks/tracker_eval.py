@@ -63,6 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.play import GATE_QUIET, GATE_QUIET_LONG
 from games.tribes.rules.game import simulate
 from games.tribes.rules.moves import Move
+from games.tribes.sim.families import FAMILIES
 from games.tribes.sim.noise import PRESETS, Noise
 from games.tribes.sim.packs import builtin_pack
 from games.tribes.sim.playback import PlaybackFrame, Script, TableCamera, timeline
@@ -259,7 +260,13 @@ def run_game(spec: GameSpec, args: argparse.Namespace) -> GameResult:
     rng = random.Random(spec.seed)
     base = default_layout()
     layout = base.with_seats((0, 2)) if spec.players == 2 else base
-    renderer = Renderer(layout, builtin_pack(args.pack), seed=spec.seed, piles=args.piles)
+    if args.family:  # the pack's faces in the look of an art family (games.tribes.sim.families)
+        from games.tribes.sim.families import family_pack
+
+        pack = family_pack(args.pack, args.family, held_out=True)
+    else:
+        pack = builtin_pack(args.pack)
+    renderer = Renderer(layout, pack, seed=spec.seed, piles=args.piles)
     camera = Camera.framing(
         layout,
         width=args.width,
@@ -691,6 +698,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--source", choices=("truth", "recognizer"), default="truth")
     ap.add_argument("--noise", choices=sorted(PRESETS), default="realistic")
     ap.add_argument("--pack", default="sketch", help="art pack of the rendered tables (default: sketch, held out)")
+    ap.add_argument(
+        "--family",
+        choices=FAMILIES,
+        help="turn the pack's faces into this art family (games.tribes.sim.families): art no model saw",
+    )
     ap.add_argument("--pause", type=float, default=0.1, help="share of moves with a pause in the middle")
     ap.add_argument("--merge", type=float, default=0.1, help="share of turns followed at once by the next")
     ap.add_argument("--merge-in-turn", type=float, default=0.4, help="same, for the steps of one turn")
