@@ -76,7 +76,7 @@ def test_a_camera_that_stays_put_is_searched_only_where_its_markers_are():
     detector = reg._detector
 
     class Counting:
-        def detectMarkers(self, img):  # noqa: N802 (OpenCV's name)
+        def detectMarkers(self, img):  # OpenCV's name
             sizes.append(img.shape[:2])
             return detector.detectMarkers(img)
 
