@@ -84,25 +84,29 @@ def assign_with_bounds(cost: np.ndarray, exact_below: float = 0.0) -> tuple[np.n
     alternating path on the reduced costs, not a new solve)."""
     c = np.asarray(cost, np.float64)
     cols, total, u, v = _hungarian(c)
-    red = c - u[:, None] - v[None, :]
+    reduced = c - u[:, None] - v[None, :]
+    red = reduced.copy()
     red[np.arange(len(cols)), cols] = np.inf
     bounds = red.min(axis=1) if c.shape[1] > 1 else np.full(len(cols), np.inf)
     bounds = np.maximum(bounds, 0.0)
     weak = np.nonzero(bounds < exact_below)[0]
-    if len(weak) and c[np.arange(len(cols)), cols].max() >= BIG / 2:
-        # the solution itself needs a forbidden pair: keep the plain re-solve's verdict
-        for i in weak:
-            m = _margin(c, cols, total, int(i))
-            if np.isfinite(m):
-                bounds[i] = max(bounds[i], m)
+    if not len(weak):
         return cols, total, bounds
-    if len(weak):
-        reduced = np.maximum(c - u[:, None] - v[None, :], 0.0)
+    if c[np.arange(len(cols)), cols].max() >= BIG / 2:
+        # the solution itself needs a forbidden pair: keep the plain re-solve's verdict
+        def margin(i: int) -> float:
+            return _margin(c, cols, total, i)
+    else:
+        np.maximum(reduced, 0.0, out=reduced)
         reduced[c >= BIG / 2] = np.inf
-        for i in weak:
-            m = _path_margin(reduced, cols, v, int(i))
-            if np.isfinite(m):
-                bounds[i] = max(bounds[i], m)
+
+        def margin(i: int) -> float:
+            return _path_margin(reduced, cols, v, i)
+
+    for i in weak:
+        m = margin(int(i))
+        if np.isfinite(m):
+            bounds[i] = max(bounds[i], m)
     return cols, total, bounds
 
 

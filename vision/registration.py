@@ -265,9 +265,13 @@ class Registrar:
         self._last_seen = set()
 
     # --- markers --------------------------------------------------------------------------------
+    def _scale(self, width: int) -> float:
+        """How much smaller than the frame the markers are first looked for (2: at half size)."""
+        return 2.0 if self.half_size and width >= 1280 else 1.0
+
     def detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
         """Layout markers found in a grey frame: id -> 4 x 2 corners (full-resolution pixels)."""
-        f = 2.0 if self.half_size and gray.shape[1] >= 1280 else 1.0
+        f = self._scale(gray.shape[1])
         small = cv2.resize(gray, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA) if f != 1.0 else gray
         corners, ids, _ = self._detector.detectMarkers(small)
         if (ids is None or len(ids) < len(self.ids)) and f != 1.0:
@@ -283,7 +287,7 @@ class Registrar:
         marker of ``expected`` (those seen last time) is found there again — then the whole frame
         must be searched (a hand over a marker, a bumped camera)."""
         h, w = gray.shape[:2]
-        f = 2.0 if self.half_size and w >= 1280 else 1.0
+        f = self._scale(w)
         found: dict[int, np.ndarray] = {}
         for m in self.layout.markers:
             pts = reg.project(np.asarray(m.corners(), np.float64))
