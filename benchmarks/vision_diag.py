@@ -20,7 +20,9 @@ comparable with earlier runs (a drifting session is cached under a name of its o
 varied`` renders members as rings, heaps or grids per hex, some leaning or lying
 (``benchmarks/vision_eval.py``); such sessions are cached under names of their own too. ``--models
 DIR`` reads with the models of ``DIR`` (models.json and the onnx files) instead of the shipped ones:
-to compare candidates.
+to compare candidates. ``--family F`` turns the packs' faces into art family ``F``
+(``games.tribes.sim.families``; the tuning set then uses ``classic`` and ``bold`` in turn, the
+evaluation set the held-out pack), cached under names of their own.
 """
 
 from __future__ import annotations
@@ -73,13 +75,23 @@ def sessions(a: argparse.Namespace) -> Any:
     for j, s in enumerate(range(a.first, a.first + a.sessions * a.every, a.every)):
         drift = session_drifts(j, a.drift)  # every other session taken (``--every`` is often even)
         tag = f"{'-drift' if drift else ''}{'-' + a.piles if a.piles != 'fixed' else ''}"
+        tag += f"-{a.family}" if a.family else ""
         f = cache / f"s{s:03d}-of{a.of}-f{a.frames}{tag}.pkl"
         if f.exists():
             yield pickle.loads(f.read_bytes())
             continue
         if a.set == "eval":
             pack = builtin_pack(HELD_OUT_PACK)
+            if a.family:
+                from games.tribes.sim.families import family_pack
+
+                pack = family_pack(HELD_OUT_PACK, a.family, held_out=True)
             seed_base, fovs = EVAL_SEED_BASE, None
+        elif a.family:
+            from games.tribes.sim.families import family_pack
+
+            pack = family_pack(("classic", "bold")[j % 2], a.family)
+            seed_base, fovs = TUNE_SEED_BASE, TRAIN_FOV
         else:
             from tools.training.dataset import variant
             from tools.training.train import HELD_VARIANTS
@@ -195,6 +207,9 @@ def main(argv: list[str] | None = None) -> int:
         choices=DRIFT_MODES,
         default="off",
         help="sessions whose light changes during the game (default none)",
+    )
+    ap.add_argument(
+        "--family", help="turn the packs into this art family (games.tribes.sim.families; tune: classic, bold)"
     )
     ap.add_argument("--piles", choices=PILES, default="fixed", help="how members stand on a hex (default: the grid)")
     ap.add_argument("--models", help="folder of models.json and *.onnx (default: the shipped models)")
