@@ -323,6 +323,7 @@ def tile_photo(face: np.ndarray, hexagonal: bool, size_mm: float, seed: int) -> 
     size = (page.shape[1], page.shape[0])
     mask = np.full((h, w), 255, np.uint8)
     inside = cv2.warpAffine(mask, m, size) > 127
+    _tile_body(page, inside, k, np.random.default_rng([seed, 6]))
     page[inside] = cv2.warpAffine(face, m, size)[inside]
     cam = Camera.looking_at(
         (105, 148.5),
@@ -341,6 +342,23 @@ def tile_photo(face: np.ndarray, hexagonal: bool, size_mm: float, seed: int) -> 
     gain = np.linspace(0.85, 1.1, img.shape[1])[None, :, None] * np.array([0.95, 1.0, 1.06])
     img = np.clip(img * gain, 0, 255).astype(np.uint8)
     return EffectsApplier(seed).apply(img, Effects(noise=3, jpeg=85), rng)
+
+
+def _tile_body(page: np.ndarray, inside: np.ndarray, px_per_mm: float, rng: np.random.Generator) -> None:
+    """What a real tile shows around its face on the paper (in place, before the face is pasted): the
+    soft shadow it casts (the lamp a little to one side) and its cut edge, a thin band of the
+    cardboard's grey core. A pale tile on white paper is found by these, as a user's photo shows it."""
+    edge_px = max(1, round(rng.uniform(0.25, 0.45) * px_per_mm))
+    outer = cv2.dilate(inside.astype(np.uint8), np.ones((2 * edge_px + 1, 2 * edge_px + 1), np.uint8)) > 0
+    a = rng.uniform(0, 2 * np.pi)
+    off = rng.uniform(0.5, 1.2) * px_per_mm
+    shift = np.array([[1, 0, off * np.cos(a)], [0, 1, off * np.sin(a)]], np.float32)
+    cast = cv2.warpAffine(outer.astype(np.float32), shift, (page.shape[1], page.shape[0]))
+    cast = cv2.GaussianBlur(cast, (0, 0), rng.uniform(0.8, 1.6) * px_per_mm)
+    depth = rng.uniform(0.2, 0.4)
+    page[:] = np.clip(page * (1.0 - depth * cast[..., None]), 0, 255).astype(np.uint8)
+    core = np.array([rng.uniform(95, 140), rng.uniform(110, 150), rng.uniform(120, 160)])  # BGR: grey-brown
+    page[outer & ~inside] = core.astype(np.uint8)
 
 
 def photographed_pack(pack: ArtPack, layout: Any) -> ArtPack:

@@ -13,7 +13,8 @@ names are listed by ``table-companion render pack --faces``), or map photo names
 For each photo the markers give the page plane (a homography from photo pixels to page
 millimetres); the page is rectified and white-balanced on the bare paper around the window (per
 channel gains that make the paper neutral white, so a warm or cold paper is not taken for tile and
-the face keeps no colour cast), the tile is found as the large region that is not white paper,
+the face keeps no colour cast), the tile is found as the large region that is not white paper
+(a tile printed as pale as the paper by its outline instead: its cut edge and the shadow it casts),
 and its outline is fitted: a rectangle (action, event and achievement tiles) or a regular hexagon
 (landscape tiles). The face is then cut out upright: the tile's rotation is taken to the nearest
 upright position (within 45 degrees for rectangles, 30 for hexagons). A photo without the sheet can
@@ -275,11 +276,13 @@ def tile_mask(rect: np.ndarray, paper_level: float | None = None) -> np.ndarray:
     m[:, :b] = 0
     m[:, -b:] = 0
     k = np.ones((5, 5), np.uint8)
-    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, k, iterations=3)
-    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, k, iterations=1)
+    closed = cv2.morphologyEx(m, cv2.MORPH_CLOSE, k, iterations=3)
+    m = cv2.morphologyEx(closed, cv2.MORPH_OPEN, k, iterations=1)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(m)
-    if n <= 1:
-        return np.zeros_like(m)
+    if n <= 1 or stats[1:, cv2.CC_STAT_AREA].max() < 0.03 * m.size:
+        # nothing big is darker or more coloured than the paper: a pale tile on pale paper, seen only
+        # by its outline (the cut edge and the shadow it casts), too thin to survive the opening
+        return _outline_fill(closed, b)
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     out = (labels == best).astype(np.uint8) * 255
     contours, _ = cv2.findContours(out, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -293,6 +296,22 @@ def tile_mask(rect: np.ndarray, paper_level: float | None = None) -> np.ndarray:
     else:
         cv2.drawContours(filled, contours, -1, 255, -1)
     return filled
+
+
+def _outline_fill(closed: np.ndarray, band: int) -> np.ndarray:
+    """The inside of the largest closed outline among the not-paper pixels ``closed`` (its convex
+    hull filled; tiles are convex), or nothing when no outline encloses a tile-sized area."""
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = np.zeros_like(closed)
+    if not contours:
+        return out
+    hulls = [cv2.convexHull(c) for c in contours]
+    areas = [cv2.contourArea(h) for h in hulls]
+    best = int(np.argmax(areas))
+    if areas[best] < 0.03 * closed.size:
+        return out
+    cv2.fillConvexPoly(out, hulls[best], 255)
+    return out
 
 
 def fit_rect(mask: np.ndarray) -> np.ndarray:

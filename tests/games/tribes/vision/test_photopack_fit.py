@@ -261,3 +261,26 @@ def test_a_photo_cut_at_manifest_corners_is_not_balanced_and_the_report_says_so(
     assert rep["method"] == "corners" and rep["gains_bgr"] is None and rep["coverage"] is None
     assert any("no white balance" in n for n in rep["notes"])
     assert json.loads((tmp_path / "out" / "report.json").read_text()) == report
+
+
+@pytest.mark.parametrize("key", ["action-off", "event-wolves", "achievement-jagen"])
+def test_a_pale_tile_on_white_paper_is_found_by_its_outline(key):
+    """Art printed near-white on near-white paper stands out by nothing but the tile's cut edge and
+    the shadow it casts (the renderer's tile photo draws both): the tile is still found, where it
+    lies, at its size, and cut close to its face."""
+    from games.tribes.sim.evaluation import tile_photo
+    from games.tribes.sim.families import family_face
+    from games.tribes.vision.layout import default_layout
+    from vision.markers import capture_sheet
+
+    lay = default_layout()
+    size = float(lay.achievement_size[0] if key.startswith("achievement") else lay.event_size[0])
+    face = family_face(builtin_pack("classic").faces[key], key, "pale")
+    x, y, _, _ = capture_sheet("DICT_4X4_50").window
+    for seed in (1, 2):
+        cut, rep = cut_sheet_photo(tile_photo(face, False, size, seed), key, layout=lay)
+        assert abs(rep.size_ratio - 1) < 0.05, rep.to_json()
+        centre = np.array(rep.outline_mm).mean(axis=0)
+        assert np.abs(centre - (105 - x, 148.5 - y)).max() < 1.0, rep.to_json()
+        ref = cv2.resize(face, cut.shape[1::-1], interpolation=cv2.INTER_AREA)
+        assert _delta_e(cut, ref) < 8.0
