@@ -295,6 +295,12 @@ def tile_mask(rect: np.ndarray, paper_level: float | None = None) -> np.ndarray:
         cv2.fillConvexPoly(filled, hull, 255)
     else:
         cv2.drawContours(filled, contours, -1, 255, -1)
+        hull = cv2.convexHull(np.vstack(contours))
+        if np.count_nonzero(filled) < 0.85 * cv2.contourArea(hull):
+            # a frame printed round a pale face, broken somewhere: the fill keeps only the frame, so
+            # take the (convex) tile's hull
+            filled[:] = 0
+            cv2.fillConvexPoly(filled, hull, 255)
     return filled
 
 

@@ -284,3 +284,22 @@ def test_a_pale_tile_on_white_paper_is_found_by_its_outline(key):
         assert np.abs(centre - (105 - x, 148.5 - y)).max() < 1.0, rep.to_json()
         ref = cv2.resize(face, cut.shape[1::-1], interpolation=cv2.INTER_AREA)
         assert _delta_e(cut, ref) < 8.0
+
+
+def test_a_pale_face_whose_printed_frame_is_broken_is_cut_whole():
+    """A face as pale as the paper inside a coloured frame that the art breaks (a flat-coloured
+    achievement tile, as the renderer's tile photo shows it): the frame alone stands out, and
+    filling its outline kept the frame only (68 % of the fitted rectangle paper, 41 x 55 mm). The
+    tile's hull is cut instead."""
+    from games.tribes.sim.evaluation import tile_photo
+    from games.tribes.sim.families import family_pack
+    from games.tribes.vision.layout import default_layout
+
+    lay = default_layout()
+    key = "achievement-toepfern"
+    pack = family_pack("sketch", "flat", held_out=True)
+    keys = sorted(k for k in pack.faces if k.startswith(("event-", "achievement-")))  # seeds as the evaluation's
+    photo = tile_photo(pack.faces[key], False, float(lay.achievement_size[0]), 1000 + keys.index(key))
+    _, rep = cut_sheet_photo(photo, key, layout=lay)
+    assert rep.verdict == "ok", rep.to_json()
+    assert abs(rep.size_ratio - 1) < 0.05, rep.to_json()
