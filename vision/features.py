@@ -9,7 +9,8 @@ sizes and sha256; ``models/MODEL_CARD.md`` says how they were trained):
   needs to have seen the user's art.
 * ``members`` — counts the members of one colour on a hex: input the patch plus a likeness map to
   that player's colour (:func:`vision.colour.likeness`), output a distribution over 0..N.
-* ``shells`` — the same for shells on a shell spot or a row tile (likeness to the shell colour).
+* ``shells`` — the same for shells on a shell spot or a row tile (likeness to the shell colour);
+  ``row_shells``, where the folder has it, the same on row tiles only (:data:`OPTIONAL_MODELS`).
 
 :class:`HistogramFeatures` is the plain colour-histogram baseline the evaluation compares against.
 Models are loaded with onnxruntime on the CPU; a missing, corrupt or mismatched file raises
@@ -31,6 +32,9 @@ from vision.errors import ModelError
 
 MANIFEST = "models.json"
 MODEL_NAMES = ("tiles", "members", "shells")
+OPTIONAL_MODELS = ("row_shells",)
+"""Models a folder may add: ``row_shells`` counts the shells on a row tile (on its art) where the
+folder has it; ``shells`` counts them there otherwise, and always on the seats' bare shell spots."""
 
 
 def default_models_dir() -> Path:
@@ -250,7 +254,7 @@ class Models:
 
     def check(self) -> None:
         """Load every model the pipeline uses."""
-        for n in MODEL_NAMES:
+        for n in MODEL_NAMES + tuple(o for o in OPTIONAL_MODELS if o in self.specs):
             self.get(n)
 
     def tiles(self) -> TileFeatures:

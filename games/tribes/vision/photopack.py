@@ -477,9 +477,12 @@ def cut_sheet_photo(
         rep.doubt(f"the tile measures {size:.1f} mm, expected {expect:.1f} mm (paper taken for tile, or tile missed?)")
     if rep.contrast < MIN_CONTRAST:
         rep.doubt(f"the tile hardly stands out from the paper (colour difference {rep.contrast:.0f})")
-    # shrink a hair so that no paper shows along the cut edge
+    # cut at the layout's size about the fitted centre (the outline found takes in the tile's cut edge
+    # and the dark side of its shadow: a cut some 2 % too large would shrink the art), then shrink a
+    # hair so that no paper shows along the cut edge
     c = corners.mean(axis=0)
-    corners = c + (corners - c) * 0.985
+    fit = 1.0 / rep.size_ratio if abs(rep.size_ratio - 1) <= SIZE_TOLERANCE else 1.0
+    corners = c + (corners - c) * fit * 0.985
     return cut_from_corners(win, key, corners), rep
 
 

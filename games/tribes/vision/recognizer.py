@@ -151,11 +151,15 @@ class Recognizer:
             sure_or_all = sure if sure < 1.0 else None
             members: Any = self.models.counter("members", turns, sure_or_all)
             shells: Any = self.models.counter("shells", turns, sure_or_all)
+            # shells on a row tile lie on its art: counted by their own model where the folder has one
+            row_name = "row_shells" if "row_shells" in self.models.specs else "shells"
+            row_shells: Any = self.models.counter(row_name, turns, sure_or_all)
         else:
             self.encoder = PlainEncoder()
             baseline = _baseline_units(self.models)
             members = AreaCounter(baseline.get("member_unit", 60.0), 15)
             shells = AreaCounter(baseline.get("shell_unit", 25.0), 20)
+            row_shells = shells
         t = TEMPERATURE[features]
         self.hex_classifiers = {s: self._classifier("hex", f"seat:{s}", t) for s in self.seats}
         self.classifiers = {
@@ -177,7 +181,7 @@ class Recognizer:
         self.row = RowReader(
             self.encoder,
             self.classifiers["row"],
-            shells,
+            row_shells,
             shell,
             min_tiles=len(self.profile.action_tiles),
             templates=row_templates,
