@@ -553,3 +553,16 @@ def test_unmixing_finds_a_colours_part_in_a_blurred_pixel():
     assert unmix(bare[None], bare[None], red, blue)[0][0] == 0.0
     # parts stay within 0..1: a pixel beyond the colour is all of it
     assert unmix((bare + 1.5 * (red - bare))[None], bare[None], red, blue)[0][0] == 1.0
+
+
+def test_row_shells_are_counted_by_their_own_model_where_the_folder_has_one(tmp_path):
+    lay, prof = default_layout(), default_profile()
+    rec = Recognizer(lay, prof, cs.enrollment(), stream=False)
+    assert rec.row.counter.model.spec.name == "row_shells"
+    assert rec.shells.counter.model.spec.name == "shells"
+    folder = tmp_path / "models"
+    shutil.copytree(default_models_dir(), folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    doc = json.loads((folder / "models.json").read_text())
+    del doc["models"]["row_shells"]
+    (folder / "models.json").write_text(json.dumps(doc))
+    assert Recognizer(lay, prof, cs.enrollment(), models=folder, stream=False).row.counter.model.spec.name == "shells"
