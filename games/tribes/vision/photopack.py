@@ -282,29 +282,26 @@ def tile_mask(rect: np.ndarray, paper_level: float | None = None) -> np.ndarray:
     if n <= 1 or stats[1:, cv2.CC_STAT_AREA].max() < 0.03 * m.size:
         # nothing big is darker or more coloured than the paper: a pale tile on pale paper, seen only
         # by its outline (the cut edge and the shadow it casts), too thin to survive the opening
-        return _outline_fill(closed, b)
+        return _outline_fill(closed)
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     out = (labels == best).astype(np.uint8) * 255
     contours, _ = cv2.findContours(out, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     filled = np.zeros_like(out)
     x, y, w, h = stats[best, :4]
-    if min(x, y) <= b + 2 or x + w >= m.shape[1] - b - 2 or y + h >= m.shape[0] - b - 2:
-        # the tile runs out of the window: its outline is open there, so take its convex hull
-        # (tiles are convex) rather than a fill that would keep only the tile's frame
-        hull = cv2.convexHull(np.vstack(contours))
-        cv2.fillConvexPoly(filled, hull, 255)
-    else:
+    hull = cv2.convexHull(np.vstack(contours))
+    open_edge = min(x, y) <= b + 2 or x + w >= m.shape[1] - b - 2 or y + h >= m.shape[0] - b - 2
+    if not open_edge:
         cv2.drawContours(filled, contours, -1, 255, -1)
-        hull = cv2.convexHull(np.vstack(contours))
-        if np.count_nonzero(filled) < 0.85 * cv2.contourArea(hull):
-            # a frame printed round a pale face, broken somewhere: the fill keeps only the frame, so
-            # take the (convex) tile's hull
-            filled[:] = 0
-            cv2.fillConvexPoly(filled, hull, 255)
+    # the tile's convex hull (tiles are convex) rather than a fill that would keep only the tile's
+    # frame: where the tile runs out of the window (its outline is open there), or where a frame
+    # printed round a pale face is broken somewhere
+    if open_edge or np.count_nonzero(filled) < 0.85 * cv2.contourArea(hull):
+        filled[:] = 0
+        cv2.fillConvexPoly(filled, hull, 255)
     return filled
 
 
-def _outline_fill(closed: np.ndarray, band: int) -> np.ndarray:
+def _outline_fill(closed: np.ndarray) -> np.ndarray:
     """The inside of the largest closed outline among the not-paper pixels ``closed`` (its convex
     hull filled; tiles are convex), or nothing when no outline encloses a tile-sized area."""
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
