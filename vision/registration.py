@@ -107,6 +107,25 @@ class Registration:
         dx, dy = bx - a, by - a
         return np.sqrt(np.abs(dx[:, 0] * dy[:, 1] - dx[:, 1] * dy[:, 0]))
 
+    def viewpoint(self) -> tuple[np.ndarray, float]:
+        """Where the camera is, in table millimetres: the table point straight below it and its height
+        above the table (:func:`viewpoint`), computed once per registration."""
+        vp = self.__dict__.get("_viewpoint")
+        if vp is None:
+            vp = viewpoint(self.H, self.center, self.size[0])
+            object.__setattr__(self, "_viewpoint", vp)
+        return vp
+
+    def raised(self, mm: np.ndarray, z: float) -> np.ndarray:
+        """The table points (... x 2, mm) where the camera sees the tops of things ``z`` mm tall that
+        stand at ``mm``: farther from the point below the camera by ``z / (height - z)`` of their
+        distance to it. A reader sampling the table plane there sees a piece's top, not its foot."""
+        p = np.asarray(mm, np.float64)
+        if z <= 0:
+            return p
+        foot, h = self.viewpoint()
+        return p + (p - foot) * (z / max(h - z, 1e-6))
+
     def agrees(self, corners: dict[int, np.ndarray], layout: Layout) -> float:
         """Median distance (px) between detected marker corners and where this registration puts them."""
         if not corners:
@@ -137,6 +156,44 @@ class Registration:
             tuple(int(m) for m in d.get("markers", ())),
             float(d.get("rms", 0.0)),
         )
+
+
+DEFAULT_FOV = 65.0
+"""Horizontal field of view (degrees) assumed for :func:`viewpoint` when the homography cannot tell the
+focal length: a camera looking almost straight down (a phone's main camera: 65–80 degrees)."""
+
+
+def viewpoint(H: np.ndarray, center: np.ndarray, width: int) -> tuple[np.ndarray, float]:
+    """The camera's position from a table-to-image homography ``H`` (mm to undistorted pixels): the
+    table point below the camera (mm) and its height above the table (mm).
+
+    A pinhole camera with square pixels and its principal point at the image centre is assumed; its
+    focal length ``f`` follows from the two conditions a homography of a plane puts on it (the
+    plane's axes seen at right angles and at equal scale: Zhang's calibration with one unknown),
+    least squares over both. When the camera looks almost straight down they say nothing about ``f``;
+    then :data:`DEFAULT_FOV` is assumed, and any ``f`` within a factor 1.5 of it is used as found."""
+    T = np.array([[1.0, 0.0, -center[0]], [0.0, 1.0, -center[1]], [0.0, 0.0, 1.0]])
+    G = T @ np.asarray(H, np.float64)
+    G = G / np.linalg.norm(G[:, 0])
+    h1, h2 = G[:, 0], G[:, 1]
+    # unknown w = 1 / f^2:  (a . b)_xy w + a_z b_z = 0  and  (|a|^2 - |b|^2)_xy w + a_z^2 - b_z^2 = 0
+    A = np.array([h1[0] * h2[0] + h1[1] * h2[1], h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2])
+    b = -np.array([h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2])
+    prior = (width / 2) / math.tan(math.radians(DEFAULT_FOV) / 2)
+    f = prior
+    den = float(A @ A)
+    if den > 0:
+        w = float(A @ b) / den
+        if w > 0 and prior / 1.5 <= 1 / math.sqrt(w) <= prior * 1.5:
+            f = 1 / math.sqrt(w)
+    M = np.diag([1 / f, 1 / f, 1.0]) @ G
+    lam = 2.0 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
+    r1, r2, t = M[:, 0] * lam, M[:, 1] * lam, M[:, 2] * lam
+    if t[2] < 0:  # the table in front of the camera
+        r1, r2, t = -r1, -r2, -t
+    R = np.column_stack([r1, r2, np.cross(r1, r2)])
+    C = -R.T @ t
+    return C[:2].copy(), float(abs(C[2]))
 
 
 def undistort_points(px: np.ndarray, k: float, center: np.ndarray, norm: float) -> np.ndarray:

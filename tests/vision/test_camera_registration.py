@@ -9,6 +9,7 @@ import pytest
 
 import tests.games.tribes.vision.camera_scenes as cs
 from games.tribes.vision.layout import default_layout
+from sim.camera import Camera
 from vision.patches import patch_set
 from vision.registration import Registrar, Registration, fit_registration
 from vision.sampling import Sampler, window_pixels
@@ -143,3 +144,22 @@ def test_window_sampling_matches_exact_projection():
     out = Sampler().sample(img, reg, ps)
     assert Sampler().inside(reg, ps).all()
     assert out.shape == (3, 40, 40, 3) and (out[..., 1] == 200).all()
+
+
+@pytest.mark.parametrize(
+    "tilt,azimuth,fov", [(0.5, 0.0, 70.0), (12.0, 30.0, 60.0), (22.0, 130.0, 75.0), (32.0, 200.0, 55.0)]
+)
+def test_the_camera_is_found_above_the_table_from_the_homography(tilt, azimuth, fov):
+    """Where the camera stands (the table point below it and its height), from the homography alone,
+    for cameras of other fields of view than the assumed one; straight down included."""
+    cam = Camera.framing(default_layout(), width=1920, height=1080, tilt=tilt, azimuth=azimuth, fov=fov)
+    reg = Registration(cam.table_homography(), 0.0, (1920, 1080))
+    foot, height = reg.viewpoint()
+    assert np.linalg.norm(foot - np.asarray(cam.nadir)) < 0.01 * cam.height_mm
+    assert abs(height - cam.height_mm) < 0.01 * cam.height_mm
+    # a piece's top is seen where the ray through it meets the table: farther out from below the camera
+    feet = np.array([[300.0, 200.0], [900.0, 700.0], [600.0, 500.0]])
+    tops = reg.raised(feet, 10.0)
+    seen = reg.to_table(cam.project(feet, 10.0))
+    assert np.abs(tops - seen).max() < 0.1
+    assert np.array_equal(reg.raised(feet, 0.0), feet)

@@ -49,6 +49,9 @@ LAYOUT_FORMAT = "tribes-table-layout"
 LAYOUT_VERSION = 1
 TRACK_NAMES: tuple[str, ...] = ("offspring", "movement", "exploration", "strength")
 """The four progress tracks, in the order of ``rules.profile.TRACKS``."""
+STONE_HEIGHT = 7.0
+"""How tall a stone stands (mm) when the layout does not say (``board.stone_height``): a guess, as no
+source gives it (the renderer's stones are as tall)."""
 
 Hex = tuple[int, int]
 SQRT3 = math.sqrt(3.0)
@@ -132,6 +135,8 @@ class Layout:
     seats: tuple[Seat, ...]
     provisional: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    stone_height: float = STONE_HEIGHT
+    """How tall a stone stands (mm): the board reader looks for its top, where the camera sees it."""
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
     source: str = ""
 
@@ -448,6 +453,7 @@ def parse_layout(data: Any, source: str = "<layout>") -> Layout:
     board = tuple(rd.points(rd.get(enode, str(e), "board.eras"), f"board.eras.{e}", count=4) for e in (1, 2, 3))
     board_rotation = rd.number(rd.get(bnode, "rotation", "board", 0.0), "board.rotation")
     stone_slots = rd.points(rd.get(bnode, "stone_slots", "board"), "board.stone_slots")
+    stone_height = rd.number(rd.get(bnode, "stone_height", "board", STONE_HEIGHT), "board.stone_height", 0.0, 30.0)
     event_stacks = rd.points(rd.get(bnode, "event_stacks", "board"), "board.event_stacks", count=3)
     discard = rd.point(rd.get(bnode, "discard", "board"), "board.discard")
 
@@ -515,6 +521,7 @@ def parse_layout(data: Any, source: str = "<layout>") -> Layout:
         board=board,
         board_rotation=board_rotation,
         stone_slots=stone_slots,
+        stone_height=stone_height,
         event_stacks=event_stacks,
         discard=discard,
         tracks=tracks,

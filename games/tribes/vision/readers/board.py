@@ -8,10 +8,13 @@ its own era; a face-down tile is the back of its era; a face-up tile never enrol
 (``face_conf``: face up or down, whichever tile) from the best face-down option against the best
 face-up one, so a tile just turned over reads as plainly face up even while which one it is is close.
 
-**Stones** are read per slot from colour: the mean likeness of the slot's disc to each player's
+**Stones** are read per slot from colour, where the camera sees the stone's top: a stone stands
+``board.stone_height`` mm tall (the layout), so a tilted camera sees its top off the slot, away from
+the table point below the camera (:meth:`vision.registration.Registration.raised`; at 32 degrees of
+tilt about half a slot). There: the mean likeness of the disc to each player's
 enrolled colour, less what the bare tile itself (or the back of its era, when it lies face down)
-shows of that colour there (from its enrolled windows: tile art in a player's colour is not a
-stone), as a share of the headroom the art leaves. The best colour counts as a stone when this
+shows of that colour in that same disc (from its enrolled windows: tile art in a player's colour is
+not a stone), as a share of the headroom the art leaves. The best colour counts as a stone when this
 clears ``threshold`` (0.18: between the highest value of free slots and the lowest of occupied
 ones on the tuning set, ``benchmarks/vision_diag.py --set tune``) *and* clearly beats what the same
 slot shows of the other colours; trailing free slots are dropped, as in the Observation format.
@@ -31,6 +34,7 @@ from games.tribes.vision.readers.base import FrameContext, colour_sigma, disc_ma
 from vision.assign import BIG, EXACT_BELOW, assign_with_bounds
 from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
+from vision.layout import rotate
 from vision.patches import patch_set
 
 UNKNOWN = "?"
@@ -70,6 +74,7 @@ class BoardReader:
         self._mask = disc_mask(STONE_PX, 0.36)
         self.examples = examples  # enrolled achievement windows and labels (the bare tiles' art)
         self._bg: dict[str, np.ndarray | None] = {}
+        self._discs: dict[float, tuple[np.ndarray, np.ndarray]] = {}
 
     def read(self, ctx: FrameContext) -> tuple[list[BoardReading], set[str]]:
         """One reading per achievement position; ``{"board"}`` hidden when a position is out of view."""
@@ -133,10 +138,10 @@ class BoardReader:
                 out.append((name.split(":", 1)[1], conf, _conf(down - up)))
         return out
 
-    def _background(self, ctx: FrameContext, label: str) -> np.ndarray | None:
-        """Per stone slot and colour, how much the *bare* tile (``achievement:<id>``, or the back of
-        an era, ``back:<era>``) looks like that colour there (from its enrolled windows), or None
-        when it was not enrolled."""
+    def _likeness(self, label: str) -> np.ndarray | None:
+        """How much the *bare* tile (``achievement:<id>``, or the back of an era, ``back:<era>``) looks
+        like each player's colour, pixel by pixel (colours x px x px, the mean over its enrolled
+        windows), or None when it was not enrolled."""
         if self.examples is None or label.endswith(UNKNOWN):
             return None
         if label in self._bg:
@@ -146,20 +151,47 @@ class BoardReader:
         if not sel:
             self._bg[label] = None
             return None
-        win = np.asarray(wins[sel], np.float32)
-        px = win.shape[1]
+        labs = lab(np.asarray(wins[sel], np.float32))
+        maps = np.stack(
+            [likeness(labs, ref, colour_sigma(spread)).mean(axis=0) for _, ref, spread in self.colours]
+        ).astype(np.float32)
+        self._bg[label] = maps
+        return maps
+
+    def _backgrounds(self, ctx: FrameContext, labels: list[str], offsets: np.ndarray) -> list[np.ndarray | None]:
+        """Per stone window, how much its bare tile (``labels[i]``) looks like each colour in the disc
+        of a stone centred ``offsets[i]`` (mm, in the tile's own frame) from the tile's centre (the
+        disc's pixels about the nearest pixel centre)."""
+        out: list[np.ndarray | None] = [None] * len(labels)
         side = ctx.regions.board_patches().side_mm
-        labs = lab(win)
-        r = ctx.regions.stone_radius * 0.72 / side * px
-        yy, xx = np.mgrid[0:px, 0:px]
-        bg = np.zeros((len(ctx.regions.layout.stone_slots), len(self.colours)), np.float32)
-        for k, (ox, oy) in enumerate(ctx.regions.layout.stone_slots):
-            cx, cy = (ox + side / 2) / side * px - 0.5, (oy + side / 2) / side * px - 0.5
-            disc = np.hypot(xx - cx, yy - cy) <= max(r, 1.0)
-            for j, (_, ref, spread) in enumerate(self.colours):
-                bg[k, j] = float(likeness(labs, ref, colour_sigma(spread))[:, disc].mean())
-        self._bg[label] = bg
-        return bg
+        by_label: dict[str, list[int]] = {}
+        for i, lb in enumerate(labels):
+            by_label.setdefault(lb, []).append(i)
+        for lb, idx in by_label.items():
+            maps = self._likeness(lb)
+            if maps is None:
+                continue
+            px = maps.shape[1]
+            dy, dx = self._disc_offsets(max(ctx.regions.stone_radius * 0.72 / side * px, 1.0))
+            c = np.rint((offsets[idx] + side / 2) / side * px - 0.5).astype(np.int64)  # n x 2
+            xs = np.clip(c[:, 0, None] + dx[None], 0, px - 1)
+            ys = np.clip(c[:, 1, None] + dy[None], 0, px - 1)
+            means = maps[:, ys, xs].mean(axis=2)  # colours x n
+            for j, i in enumerate(idx):
+                out[i] = means[:, j]
+        return out
+
+    def _disc_offsets(self, r: float) -> tuple[np.ndarray, np.ndarray]:
+        """Pixel offsets (dy, dx) of a disc of radius ``r`` pixels about a pixel centre."""
+        key = round(r, 3)
+        got = self._discs.get(key)
+        if got is None:
+            n = math.ceil(r)
+            yy, xx = np.mgrid[-n : n + 1, -n : n + 1]
+            keep = np.hypot(xx, yy) <= r
+            got = (yy[keep], xx[keep])
+            self._discs[key] = got
+        return got
 
     def _stones(
         self, ctx: FrameContext, tiles: list[str | None]
@@ -168,7 +200,11 @@ class BoardReader:
         if not pts or not self.colours:
             return {}
         side = 2 * ctx.regions.stone_radius
-        ps = patch_set("stones", [p for *_, p in pts], ctx.regions.layout.board_rotation, side, STONE_PX)
+        lay = ctx.regions.layout
+        # a stone stands: the camera sees its top displaced from its slot, away from below the camera
+        feet = np.array([p for *_, p in pts], np.float64)
+        tops = ctx.reg.raised(feet, lay.stone_height)
+        ps = patch_set("stones", [(float(x), float(y)) for x, y in tops], lay.board_rotation, side, STONE_PX)
         labs = lab(ctx.windows(ps))
         scores = np.stack(
             [likeness(labs, ref, colour_sigma(spread))[:, self._mask].mean(axis=1) for _, ref, spread in self.colours],
@@ -176,12 +212,18 @@ class BoardReader:
         )  # slots x colours
         # take away what the bare tile itself shows of each colour at each slot (its art)
         index = {p: i for i, p in enumerate(ctx.regions.board_positions)}
+        labels, offsets = [], []
         for i, (e, c, k, _) in enumerate(pts):
             tile = tiles[index[(e, c)]]
-            bg = self._background(ctx, f"back:{e}" if tile is None else f"achievement:{tile}")
+            labels.append(f"back:{e}" if tile is None else f"achievement:{tile}")
+            # where the window lies on the tile, in the tile's frame (the slot, moved as the top is)
+            dx, dy = rotate((float(tops[i, 0] - feet[i, 0]), float(tops[i, 1] - feet[i, 1])), -lay.board_rotation)
+            ox, oy = lay.stone_slots[k]
+            offsets.append((ox + dx, oy + dy))
+        for i, bg in enumerate(self._backgrounds(ctx, labels, np.array(offsets, np.float64))):
             if bg is not None:
                 # how far the slot moved from the bare art towards "all this colour"
-                scores[i] = np.maximum(scores[i] - bg[k], 0.0) / np.maximum(1.0 - bg[k], 0.2)
+                scores[i] = np.maximum(scores[i] - bg, 0.0) / np.maximum(1.0 - bg, 0.2)
         best = scores.argmax(axis=1)
         top = scores[np.arange(len(pts)), best]
         srt = np.sort(scores, axis=1)

@@ -411,6 +411,26 @@ def test_arrow_tokens_are_read_with_their_two_positions_and_owner():
     assert not np.array_equal(rec.annotate(image, obs), rec.annotate(image, bare))
 
 
+def test_stones_are_looked_for_where_the_camera_sees_their_tops():
+    """A stone stands 7 mm tall (the layout's ``board.stone_height``): under a steep camera its top is
+    seen millimetres off its slot, away from below the camera. Read there, every stone of the board is
+    right; read at the slots (a layout saying the stones are flat), the tops spill into the next slot."""
+    fr = cs.frame(60, 32.0, 90.0)
+    truth = observation_from_truth(fr.truth)
+    placed = [b.stones for b in truth.board]
+    assert sum(len(s) for s in placed) >= 8
+    lay = default_layout()
+    assert lay.stone_height == 7.0 and "board.stone_height" in lay.provisional
+    got = {}
+    for height in (lay.stone_height, 0.0):
+        rec = Recognizer(
+            dataclasses.replace(lay, stone_height=height), default_profile(), cs.enrollment(), stream=False
+        )
+        got[height] = [b.stones for b in rec.read(fr.image).board]
+    assert got[7.0] == placed
+    assert sum(a != b for a, b in zip(got[0.0], placed, strict=True)) >= 3
+
+
 # --- arrow tokens against the corners' bare look (synthetic windows) ---------------------------------
 BLACK, RED = np.array([9.4, 1.0, 1.5], np.float32), np.array([44.7, 52.5, 35.0], np.float32)
 SLATE, OAK = np.array([27.6, -0.5, -2.0], np.float32), np.array([72.5, 6.0, 31.5], np.float32)

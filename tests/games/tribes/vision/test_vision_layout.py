@@ -24,6 +24,10 @@ def test_default_layout_is_valid_and_robust():
     assert len(lay.row_slots) >= 12
     assert lay.is_provisional("tiles.hex.flat_to_flat")
     assert not lay.is_provisional("markers.items[0].center")
+    assert lay.is_provisional("board.stone_height")
+    older = raw()
+    del older["board"]["stone_height"]  # a layout written before the field: the default height
+    assert parse_layout(older, "old.json").stone_height == lay.stone_height == 7.0
 
 
 @pytest.mark.parametrize("orientation", ["flat", "pointy"])
@@ -114,6 +118,10 @@ def test_validation_errors_name_file_field_and_reason():
     d = raw()
     d["board"]["eras"]["2"] = [[1, 2]]
     assert _error(d) == "t.json: board.eras.2: must hold 4 points, got 1"
+
+    d = raw()
+    d["board"]["stone_height"] = -2
+    assert _error(d) == "t.json: board.stone_height: must be >= 0.0, got -2"
 
     d = raw()
     d["tracks"]["luck"] = {"start": [0, 0], "end": [1, 1]}
