@@ -17,7 +17,9 @@ shows of that colour in that same disc (from its enrolled windows: tile art in a
 not a stone), as a share of the headroom the art leaves. The best colour counts as a stone when this
 clears ``threshold`` (0.18: between the highest value of free slots and the lowest of occupied
 ones on the tuning set, ``benchmarks/vision_diag.py --set tune``) *and* clearly beats what the same
-slot shows of the other colours; trailing free slots are dropped, as in the Observation format.
+slot shows of the other colours. A colour read on two slots of one tile is kept on the slot that
+shows it most (R-ACH-9: never two stones of one player on a tile); trailing free slots are dropped,
+as in the Observation format.
 """
 
 from __future__ import annotations
@@ -229,12 +231,30 @@ class BoardReader:
         srt = np.sort(scores, axis=1)
         second = srt[:, -2] if scores.shape[1] > 1 else np.zeros(len(pts))
         present = (top >= self.threshold) & (top >= 1.5 * second)
+        # R-ACH-9: never two stones of one player on one tile. Of the slots of a tile read as the same
+        # colour, the one that shows it most keeps it; the others (a stone's side or shadow seen in
+        # the next slot) are left undecided: free, at confidence 0.5
+        doubt = np.zeros(len(pts), bool)
+        strongest: dict[tuple[int, int, int], int] = {}
+        for i, (e, c, _k, _) in enumerate(pts):
+            if not present[i]:
+                continue
+            key = (e, c, int(best[i]))
+            j = strongest.get(key)
+            if j is None:
+                strongest[key] = i
+                continue
+            weaker = i if top[i] < top[j] else j
+            doubt[weaker] = True
+            strongest[key] = j if weaker == i else i
+        present &= ~doubt
         out: dict[tuple[int, int], tuple[list[str | None], float]] = {}
         for i, (e, c, _k, _) in enumerate(pts):
             stones, conf = out.setdefault((e, c), ([], 1.0))
             colour = self.colours[int(best[i])][0] if present[i] else None
             stones.append(colour)
-            out[(e, c)] = (stones, min(conf, threshold_conf(top[i], self.threshold)))
+            sure = 0.5 if doubt[i] else threshold_conf(top[i], self.threshold)
+            out[(e, c)] = (stones, min(conf, sure))
         res: dict[tuple[int, int], tuple[tuple[str | None, ...], float]] = {}
         for key, (stones, conf) in out.items():
             while stones and stones[-1] is None:
