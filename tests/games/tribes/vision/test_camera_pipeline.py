@@ -365,7 +365,7 @@ def test_templates_tell_a_tile_under_pale_pieces_under_other_light():
         share = tm.disagreement(w[None])[0]
         own = share[tm.index[labels[i]]]
         assert int(share.argmin()) == tm.index[labels[i]], (labels[i], tm.classes[int(share.argmin())])
-        assert own < blobs.mean() + 0.1  # what differs is (about) what is covered
+        assert own < blobs.mean() + 0.15  # what differs is (about) what is covered, and its blurred edge
     with pytest.raises(ValueError, match="3 template windows for 2 labels"):
         TemplateMatcher(wins[:3], labels[:2])
 
