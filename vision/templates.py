@@ -178,56 +178,67 @@ class TemplateMatcher:
     def __len__(self) -> int:
         return len(self.classes)
 
-    def _by_class(self, share: np.ndarray) -> np.ndarray:
-        """N x T shares of the examples -> N x C: each class's best example."""
+    def _examples(self, only: Sequence[str] | None) -> np.ndarray:
+        """Indices of the examples of the classes ``only`` (None: every example)."""
+        if only is None:
+            return np.arange(len(self._owner))
+        want = np.zeros(len(self.classes), bool)
+        want[[self.index[c] for c in only if c in self.index]] = True
+        return np.flatnonzero(want[self._owner])
+
+    def _by_class(self, share: np.ndarray, ex: np.ndarray) -> np.ndarray:
+        """N x E shares of the examples ``ex`` -> N x C: each class's best example (1 where none)."""
         out = np.ones((len(share), len(self.classes)), np.float32)
-        for k in range(len(self.classes)):
-            cols = self._owner == k
-            if cols.any():
-                out[:, k] = share[:, cols].min(axis=1)
+        owner = self._owner[ex]
+        for k in np.unique(owner):
+            out[:, k] = share[:, owner == k].min(axis=1)
         return out
 
-    def disagreement(self, windows01: np.ndarray) -> np.ndarray:
+    def disagreement(self, windows01: np.ndarray, only: Sequence[str] | None = None) -> np.ndarray:
         """N x C: for each window and class, the share (0..1) of pixels that differ from the class's
-        art, the fine and the coarse look joined (the module docstring)."""
+        art, the fine and the coarse look joined (the module docstring). ``only``: compare with these
+        classes alone (the others read 1: no look taken)."""
         n, c = len(windows01), len(self.classes)
         if n == 0 or c == 0:
             return np.ones((n, c), np.float32)
         b = self.blend
-        joined = np.sqrt((self.fine(windows01) + b) * (self.coarse(windows01) + b)) - b
+        joined = np.sqrt((self.fine(windows01, only) + b) * (self.coarse(windows01, only) + b)) - b
         return np.asarray(joined, np.float32)
 
-    def fine(self, windows01: np.ndarray) -> np.ndarray:
+    def fine(self, windows01: np.ndarray, only: Sequence[str] | None = None) -> np.ndarray:
         """N x C: the least share of white-balanced Lab pixels further than ``tolerance`` from one of
         the class's examples, aligned."""
         n = len(windows01)
-        if n == 0 or not len(self._flat):
+        ex = self._examples(only)
+        if n == 0 or not len(ex):
             return np.ones((n, len(self.classes)), np.float32)
+        flat = self._flat[ex] if len(ex) < len(self._flat) else self._flat
         queries = _balanced(np.asarray(windows01), self.fine_px)
         inner = self.fine_px - 2 * self.shift
-        qs, best = _best_shifts(queries, self._flat, inner)
-        diff = qs[np.arange(n)[:, None], best]  # N x T x D: each query at each example's best shift
-        diff -= self._flat[None]
+        qs, best = _best_shifts(queries, flat, inner)
+        diff = qs[np.arange(n)[:, None], best]  # N x E x D: each query at each example's best shift
+        diff -= flat[None]
         np.square(diff, out=diff)
-        px3 = diff.reshape(n, len(self._flat), inner * inner, 3)
+        px3 = diff.reshape(n, len(flat), inner * inner, 3)
         d2 = px3[..., 0] + px3[..., 1] + px3[..., 2]  # (three adds: far faster than a sum over a tiny axis)
-        return self._by_class((d2 > self.tolerance**2).mean(axis=2))
+        return self._by_class((d2 > self.tolerance**2).mean(axis=2), ex)
 
-    def coarse(self, windows01: np.ndarray) -> np.ndarray:
+    def coarse(self, windows01: np.ndarray, only: Sequence[str] | None = None) -> np.ndarray:
         """N x C: the least share of blurred, shrunk pixels that differ from one of the class's
         examples, aligned, under the gain between them, by more than the example's contrast allows."""
         n = len(windows01)
-        if n == 0 or not len(self._art):
+        ex = self._examples(only)
+        if n == 0 or not len(ex):
             return np.ones((n, len(self.classes)), np.float32)
+        art, cells, spread = self._art[ex], self._cells[ex], self._spread[ex]
         small = _small(np.asarray(windows01), self.px, self.blur)
         inner = self.px - 2 * self.coarse_shift
-        _, best = _best_shifts(_plain_lab(small), self._coarse_flat, inner)
+        _, best = _best_shifts(_plain_lab(small), self._coarse_flat[ex], inner)
         views = np.lib.stride_tricks.sliding_window_view(small, (inner, inner, 3), axis=(1, 2, 3))
         views = views.reshape(n, -1, inner, inner, 3)
-        q = views[np.arange(n)[:, None], best]  # N x T x inner x inner x 3: each window at each best shift
-        ratio = _cell_means(q, self.cells) / np.maximum(self._cells[None], 0.02)
-        g = np.clip(np.median(ratio, axis=2), self.gain[0], self.gain[1])  # N x T x 3
-        t = len(self._art)
-        diff = np.abs(q.reshape(n, t, -1, 3) - g[:, :, None, :] * self._art[None])
-        bound = np.maximum(self.contrast * self._spread[None] * g, self.floor)  # N x T x 3
-        return self._by_class((diff > bound[:, :, None, :]).any(axis=3).mean(axis=2))
+        q = views[np.arange(n)[:, None], best]  # N x E x inner x inner x 3: each window at each best shift
+        ratio = _cell_means(q, self.cells) / np.maximum(cells[None], 0.02)
+        g = np.clip(np.median(ratio, axis=2), self.gain[0], self.gain[1])  # N x E x 3
+        diff = np.abs(q.reshape(n, len(ex), -1, 3) - g[:, :, None, :] * art[None])
+        bound = np.maximum(self.contrast * spread[None] * g, self.floor)  # N x E x 3
+        return self._by_class((diff > bound[:, :, None, :]).any(axis=3).mean(axis=2), ex)

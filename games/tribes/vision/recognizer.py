@@ -188,10 +188,19 @@ class Recognizer:
             cache=stream if cache is None else cache,
         )
         board_examples = None
+        board_templates = None
         if enr.windows.get("board") is not None and len(enr.windows["board"]):
             board_examples = (enr.windows["board"], list(enr.labels.get("board", [])))
+            if features == "model":
+                board_templates = TemplateMatcher(*board_examples)
         self.board = BoardReader(
-            self.encoder, self.classifiers["board"], self.profile, colour_list, examples=board_examples
+            self.encoder,
+            self.classifiers["board"],
+            self.profile,
+            colour_list,
+            examples=board_examples,
+            templates=board_templates,
+            cache=stream if cache is None else cache,
         )
         table = np.asarray(enr.table, np.float32)  # Lab of the bare table
         self.arrows = ArrowReader(colour_list, table=table, examples=board_examples)

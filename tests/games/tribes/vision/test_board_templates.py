@@ -1,0 +1,114 @@
+"""The achievement board's second cue (games.tribes.vision.readers.board): where the features hesitate
+between two tiles of an era, the tiles' art decides; positions are compared with their era's tiles
+alone; a stream keeps the shares of a position whose window did not change."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from games.tribes.rules.profile import default_profile
+from games.tribes.vision.readers.board import BoardReader
+from vision.classify import ExampleClassifier
+from vision.templates import TemplateMatcher
+
+PROFILE = default_profile()
+POSITIONS = [(1, 0), (1, 1), (2, 0), (2, 1), (3, 0)]
+
+
+def _art(seed: int, px: int = 40) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    cells = rng.uniform(0.1, 0.9, (6, 6, 3)).astype(np.float32)
+    return cv2.resize(cells, (px, px), interpolation=cv2.INTER_LINEAR)
+
+
+class _Encoder:
+    """Features chosen by the test, one row per window in order (the windows themselves ignored)."""
+
+    def __init__(self, rows: np.ndarray) -> None:
+        self.rows = rows
+
+    def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray:
+        return self.rows[: len(windows01)]
+
+
+class _Ctx:
+    """What ``BoardReader._tiles`` reads of a frame: the windows and the board's positions."""
+
+    def __init__(self, windows: np.ndarray) -> None:
+        self._windows = windows
+        self.regions = SimpleNamespace(board_positions=POSITIONS)
+        self.reg = SimpleNamespace(serial=1)
+        self.timings: dict[str, float] = {}
+
+    def windows(self, ps: Any) -> np.ndarray:
+        return self._windows
+
+
+def _reader(features_for: list[str], templates: bool, cache: bool = False) -> tuple[BoardReader, np.ndarray, list[str]]:
+    """A board reader whose features put each position between its true tile and the class
+    ``features_for`` names (a little closer to that one), and the windows showing each position's
+    true tile (position (era, col): the era's col-th achievement)."""
+    achs = list(PROFILE.achievements)
+    labels = [f"achievement:{a.id}" for a in achs] + ["back:2", "back:3"]
+    art = {lb: _art(i) for i, lb in enumerate(labels)}
+    # features: one axis per class; a position's features lean to the class it is told
+    classes = sorted(labels)
+    eye = np.eye(len(classes), dtype=np.float32)
+    clf = ExampleClassifier(eye, classes, temperature=0.05)
+    true = [f"achievement:{PROFILE.achievements_of_era(e)[c].id}" for e, c in POSITIONS]
+    rows = []
+    for told, own in zip(features_for, true, strict=True):  # a little closer to the told class
+        v = 0.725 * eye[classes.index(told)] + 0.675 * eye[classes.index(own)]
+        rows.append(v / np.linalg.norm(v))
+    windows = np.stack([art[lb] for lb in true])
+    tm = TemplateMatcher(np.stack([art[lb] for lb in labels]), labels) if templates else None
+    reader = BoardReader(_Encoder(np.stack(rows)), clf, PROFILE, [], templates=tm, cache=cache)
+    return reader, windows, true
+
+
+def _misleading() -> list[str]:
+    """Per position, the features' pick: right for era 1, another tile of the era for eras 2 and 3."""
+    return [f"achievement:{PROFILE.achievements_of_era(e)[c if e == 1 else c + 3].id}" for e, c in POSITIONS]
+
+
+def test_the_art_decides_where_the_features_point_at_another_tile_of_the_era():
+    told = _misleading()
+    plain, windows, true = _reader(told, templates=False)
+    both, _, _ = _reader(told, templates=True)
+    ctx = _Ctx(windows)
+    got_plain = [t for t, _c, _f in plain._tiles(ctx, None)]  # type: ignore[arg-type]
+    got_both = [t for t, _c, _f in both._tiles(ctx, None)]  # type: ignore[arg-type]
+    want = [lb.split(":", 1)[1] for lb in true]
+    assert got_both == want
+    # without the art the features' picks stand, where they are wrong too
+    assert got_plain[2:] == [t.split(":", 1)[1] for t in told[2:]] and got_plain[2:] != want[2:]
+
+
+def test_positions_are_compared_with_their_eras_tiles_alone_and_a_stream_keeps_unchanged_shares():
+    reader, windows, _true = _reader(_misleading(), templates=True, cache=True)
+    tm = reader.templates
+    assert tm is not None
+    calls: list[tuple[int, tuple[str, ...]]] = []
+    original = tm.disagreement
+
+    def spy(w: np.ndarray, only: Any = None) -> np.ndarray:
+        calls.append((len(w), tuple(only or ())))
+        return original(w, only)
+
+    tm.disagreement = spy  # type: ignore[method-assign]
+    first = reader._tiles(_Ctx(windows), None)  # type: ignore[arg-type]
+    for _n, only in calls:
+        eras = {PROFILE.achievement(c[12:]).era if c.startswith("achievement:") else int(c[5:]) for c in only}
+        assert len(eras) == 1  # one era a call
+    assert sum(n for n, _ in calls) == len(POSITIONS)
+    calls.clear()
+    again = reader._tiles(_Ctx(windows.copy()), None)  # type: ignore[arg-type]
+    assert calls == [] and again == first  # nothing changed: nothing compared again
+    changed = windows.copy()
+    changed[0] = _art(99)
+    reader._tiles(_Ctx(changed), None)  # type: ignore[arg-type]
+    assert sum(n for n, _ in calls) == 1
