@@ -469,11 +469,15 @@ def _places(state: State, read: TableRead) -> list[Move]:
     return [m for _, m in scored[:2]]
 
 
-WEAK_REVEAL = 0.3
+WEAK_REVEAL = 1.0
 """Support (mean vote) below which the tile read where a chance outcome shows (the achievement turned
-up, the event laid in the row) is not taken as read: about confidence 0.57 in every frame, a coin flip
-between two look-alikes. Then every outcome still possible is proposed, so the tracker asks which
-(ranked by what was read) instead of committing the flip."""
+up, the event laid in the row) is not taken as read: about confidence 0.73 in every frame. Then every
+outcome still possible is proposed, so the tracker asks which (ranked by what was read) instead of
+committing a guess: a wrong reveal committed is a silent desync. Chosen on the tuning set's still
+frames (``benchmarks/vision_diag.py --set tune``, achievements of eras 2 and 3 read face up): wrong
+reads had supports up to 0.25 on dark art and 53 of 61 under 1.0 on pale art, right ones under 1.0
+were 2 of 361 (dark) and 78 of 259 (pale), none on bold art; through the tracker on dark art, three
+silent desyncs were reveals read at supports 0.7-0.8 (docs/benchmarks.md). It was 0.3 (a coin flip)."""
 
 
 def _support(read: TableRead, key: tuple[Any, ...], value: Any) -> float:
