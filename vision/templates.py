@@ -27,10 +27,10 @@ Two looks at that share, each right where the other is wrong, joined by their ge
   the gain, by more than ``contrast`` times that channel's spread in the example (at least
   ``floor``): pale or dark art is judged at the scale of its own contrast, bold art at its own.
 
-On the tuning set's row windows (the best tile by templates alone, ``benchmarks/vision_diag.py``
-sessions, docs/benchmarks.md) the fine look alone was right for 62 % of dark-art windows and 49 %
-of pale ones, the coarse alone for 93 % and 88 % but 95 % of sketched art (fine: 98 %); the two
-joined, 92 %, 88 % and 98 %.
+On the row windows of the diagnosis sets (``benchmarks/vision_diag.py``, 8 sessions x 8 frames;
+the tile whose templates alone disagree least; docs/benchmarks.md): the fine look alone was right for
+62 % of the tuning set's dark-art windows, 49 % of its pale ones and 98 % of the held-out sketched
+ones; the coarse alone for 93 %, 88 % and 95 %; the two joined for 92 %, 87 % and 98 %.
 
 A class's score is its best example's.
 """
