@@ -31,6 +31,7 @@ def test_each_window_records_its_frames_family_and_piles(mix: str) -> None:
         assert fam in (*FAMILIES, VARIANT_FAMILY) and piles in ("fixed", "varied")
 
 
+@pytest.mark.slow  # 120 art packs drawn: ~37 s on the 2-core machine (a training tool, not the product)
 def test_the_art_draw_mixes_families_variants_and_piles() -> None:
     gen = Generator("families")
     draws = [gen.art(np.random.default_rng([s, 31337]))[1:] for s in range(120)]
