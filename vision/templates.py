@@ -28,9 +28,10 @@ Two looks at that share, each right where the other is wrong, joined by their ge
   ``floor``): pale or dark art is judged at the scale of its own contrast, bold art at its own.
 
 On the row windows of the diagnosis sets (``benchmarks/vision_diag.py``, 8 sessions x 8 frames;
-the tile whose templates alone disagree least; docs/benchmarks.md): the fine look alone was right for
-62 % of the tuning set's dark-art windows, 49 % of its pale ones and 98 % of the held-out sketched
-ones; the coarse alone for 93 %, 88 % and 95 %; the two joined for 92 %, 87 % and 98 %.
+the tile whose templates alone disagree least; ``benchmarks/template_eval.py``): the fine look alone
+was right for 63 % of the tuning set's dark-art windows, 52 % of its pale ones and 98 % of the
+held-out sketched ones; the coarse alone for 92 %, 87 % and 95 %; the two joined for 92 %, 87 % and
+98 %.
 
 A class's score is its best example's.
 """
