@@ -25,7 +25,7 @@ read exactly went from 265 to 295 with templates on the slots with shells, and t
 every occupied slot — two look-alike events (barter, training) are told apart by their art where the
 features hesitate (``benchmarks/row_eval.py``, docs/benchmarks.md; the second choice was made on
 those same games). The templates' coarse look (:mod:`vision.templates`) later carried this to dark and
-pale art: rows of dark art read exactly on the tuning set went from 61 to about 80 %.
+pale art: rows of dark art read exactly on the tuning set went from 61 to 78 % (docs/benchmarks.md).
 
 Margins: the action tiles' large reward leaves the assignment's dual bound at 0 for an event slot
 however clear its event, so margins under :data:`vision.assign.EXACT_BELOW` are solved exactly.
