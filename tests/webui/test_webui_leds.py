@@ -248,7 +248,9 @@ def test_the_page_shows_the_led_dots_and_they_change_after_a_move(browser, runti
 def test_the_page_pulses_the_tile_just_taken(browser, runtime, recorded):
     """The same pulse as the strip: the taken tile's dots rise towards the pulse colour (white) and
     fall back to the frame."""
-    cfg = CFG.replace(pulse_s=2.0)
+    # a pulse long enough that a slow machine still finds it after the flush (2 s was seen to expire
+    # before the snapshot on a machine three times slower than the one it was written on)
+    cfg = CFG.replace(pulse_s=6.0)
     live = LiveStrip(VirtualStrip(cfg.strip_length), cfg)
     live.attach(runtime)
     play(runtime, recorded, 13)
@@ -267,8 +269,8 @@ def test_the_page_pulses_the_tile_just_taken(browser, runtime, recorded):
         white = (
             f"getComputedStyle(document.querySelector('{sel}')).backgroundColor.match(/\\d+/g).every((v) => v > 200)"
         )
-        wait_until(page, white, 3)  # near the pulse colour
-        wait_until(page, f"!({white})", 3)  # and back to the frame
+        wait_until(page, white, 6)  # near the pulse colour
+        wait_until(page, f"!({white})", 8)  # and back to the frame
     finally:
         page.close()
         server.stop()
