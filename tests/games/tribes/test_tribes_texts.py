@@ -7,6 +7,7 @@ whole simulated games and of illegal moves tried at each step."""
 from __future__ import annotations
 
 import ast
+import functools
 import random
 import re
 from collections.abc import Callable, Iterator
@@ -36,6 +37,7 @@ def reasons() -> dict[str, tuple[str, str]]:
     return {k: (en, de) for k, en, de in ENTRY.findall(body)}
 
 
+@functools.cache
 def strings(lang: str) -> dict[str, str]:
     body = I18N.split("export const STRINGS = {")[1].split("\n};")[0]
     en, de = body.split("\n  de: {")
