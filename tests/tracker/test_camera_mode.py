@@ -163,6 +163,7 @@ def test_demo_path_ends_with_the_simulated_games_journal(tmp_path: Path) -> None
     from tracker.loop import CameraLoop
 
     session = sim_session(tmp_path / "data", players=2, seed=3, width=480, end=14, pause=0.0, vision="truth")
+    session.frames.speed = 2  # every other picture of a moving hand: half the rendering
     live = LiveStrip.open(LedConfig(port="virtual"))
     live.attach(session.runtime)
     app = create_app(session.runtime, leds=live)
@@ -177,7 +178,7 @@ def test_demo_path_ends_with_the_simulated_games_journal(tmp_path: Path) -> None
         expected.pop()  # drawn tiles are seen only once they are laid
     assert journal["moves"] == expected
     st = client.get("/api/tracker").get_json()
-    assert st["camera"]["frames"] == len(session.playback.frames) and st["camera"]["errors"] == 0
+    assert st["camera"]["frames"] == session.frames.shown and st["camera"]["errors"] == 0
     assert "leds" not in st  # the strip is the app's: GET /api/leds
     live.flush()
     leds = client.get("/api/leds").get_json()
@@ -199,7 +200,7 @@ def _get(url: str) -> dict:
 def _start(argv: list[str], ready: str) -> tuple[subprocess.Popen[str], list[str]]:
     """A ``table-companion`` process, and its output up to the line starting with ``ready``."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", *argv],
+        [sys.executable, "-X", "faulthandler", "-m", "companion", *argv],  # SIGABRT dumps every thread
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -214,6 +215,23 @@ def _start(argv: list[str], ready: str) -> tuple[subprocess.Popen[str], list[str
             raise AssertionError("".join(lines) + proc.communicate()[1])
         lines.append(line)
     return proc, lines
+
+
+def _stop(proc: subprocess.Popen[str], sig: int) -> tuple[str, str]:
+    """Stop ``proc`` with ``sig``; its output. A process that has not ended a minute later is made to
+    print every thread's stack (SIGABRT, with ``-X faulthandler``) and fails the test (killed: nothing
+    is left running to spoil a later test)."""
+    proc.send_signal(sig)
+    try:
+        return proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        try:
+            err = proc.communicate(timeout=10)[1]
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            err = proc.communicate()[1]
+        raise AssertionError(f"still running a minute after signal {sig}:\n{err[-6000:]}") from None
 
 
 def _strip_follows_the_game(base: str, moves: int, times: int = 2) -> None:
@@ -266,8 +284,7 @@ def test_demo_process_shows_its_virtual_strip_following_the_moves() -> None:
         _strip_follows_the_game(base, moves=3)
         assert _get(base + "/api/tracker")["source"].startswith("renderer ground truth")
     finally:
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        out, err = _stop(proc, signal.SIGINT)
     assert proc.returncode == 0, err
     assert "recorded " in out
 
@@ -291,8 +308,7 @@ def test_serve_camera_uses_the_apps_led_strip(tmp_path: Path, leds: str | None) 
             _strip_follows_the_game(base, moves=2, times=1)
         assert "leds" not in _get(base + "/api/tracker")
     finally:
-        proc.terminate()
-        proc.communicate(timeout=30)
+        _stop(proc, signal.SIGTERM)
     assert proc.returncode == 0
 
 
