@@ -289,7 +289,8 @@ def test_demo_process_shows_its_virtual_strip_following_the_moves() -> None:
     assert "recorded " in out
 
 
-@pytest.mark.parametrize("leds", [None, "off"])
+# --leds off with a camera starts a second camera process (13-20 s here): run with -m slow
+@pytest.mark.parametrize("leds", [None, pytest.param("off", marks=pytest.mark.slow)])
 def test_serve_camera_uses_the_apps_led_strip(tmp_path: Path, leds: str | None) -> None:
     """``serve --camera sim [--leds …]``: like ``serve --leds``, one strip for the whole page; the
     simulated table shows a virtual one unless ``--leds`` says otherwise."""

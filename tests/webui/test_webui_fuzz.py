@@ -98,12 +98,12 @@ def fuzz(tmp_path, recorded, examples: int, camera: bool = False) -> int:
 
 
 def test_fuzz_the_api_from_its_openapi_description(tmp_path, recorded):
-    assert fuzz(tmp_path, recorded, examples=int(os.environ.get("TRIBES_FUZZ_EXAMPLES", "20"))) > 100
+    assert fuzz(tmp_path, recorded, examples=int(os.environ.get("TRIBES_FUZZ_EXAMPLES", "10"))) > 100
 
 
 def test_fuzz_the_enrollment_routes_in_camera_mode(tmp_path, recorded):
     """Outside camera mode they answer 404 (the run above); here with a fake enrollment backend."""
-    assert fuzz(tmp_path, recorded, examples=int(os.environ.get("TRIBES_FUZZ_EXAMPLES", "20")), camera=True) > 10
+    assert fuzz(tmp_path, recorded, examples=int(os.environ.get("TRIBES_FUZZ_EXAMPLES", "10")), camera=True) > 10
 
 
 @pytest.mark.slow
