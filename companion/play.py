@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from companion.memory import trim
+from companion.stopping import stop_on_sigterm
 
 SOURCES = {
     "recognizer": "the camera pipeline (vision.recognizer) reading the rendered pictures, enrolled from the setup",
@@ -764,6 +765,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"open {server.url}/  (Ctrl+C to stop)", flush=True)
     if not args.no_browser and _has_display():
         webbrowser.open(f"{server.url}/")
+    stop_on_sigterm()
     try:
         while args.seconds <= 0 or time.monotonic() - t0 < args.seconds:
             time.sleep(0.2)

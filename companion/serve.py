@@ -21,12 +21,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.stopping import stop_on_sigterm
 from devices.cli import add_strip_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -206,10 +206,7 @@ def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -
             print(f"pairing screen on this computer: http://127.0.0.1:{server.port}/pair")
             print(qr_text(pairing_url(target, token)), flush=True)
 
-        def _terminate(signum: int, frame: object) -> None:
-            raise KeyboardInterrupt  # SIGTERM stops the server like Ctrl+C
-
-        signal.signal(signal.SIGTERM, _terminate)
+        stop_on_sigterm()
         if args.demo:
             demo = DemoPlayer(runtime, players=args.players, pace=args.pace, seed=args.seed, policy=args.policy)
             demo.start()
