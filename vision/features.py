@@ -104,6 +104,7 @@ class OnnxModel:
         if not self.path.is_file():
             raise ModelError(str(self.path), "", f"missing: model {spec.name!r} listed in {MANIFEST} is not there")
         digest = sha256(self.path)
+        self.digest = digest  # what the model computes is fixed by its file
         if spec.sha256 and digest != spec.sha256:
             raise ModelError(
                 str(self.path),
@@ -146,6 +147,11 @@ class TileFeatures:
     def __init__(self, model: OnnxModel) -> None:
         self.model = model
         self.px = model.spec.px
+
+    @property
+    def identity(self) -> str:
+        """What fixes the vectors of given patches: the model file's sha256."""
+        return f"tiles:{self.model.digest}"
 
     def embed(self, patches01: np.ndarray) -> np.ndarray:
         """Unit feature vectors of the patches."""

@@ -11,7 +11,9 @@ histogram of the raw window, nothing hidden.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -46,6 +48,26 @@ class TileEncoder:
         side = regions.hex_patches([(0, (0, 0))], px=self.px).side_mm
         self.hex_mask = hex_window_mask(self.px, side, regions.layout.hex.flat_to_flat)
         self.stone_mask = stone_area(regions, self.px)
+
+    @property
+    def fingerprint(self) -> str | None:
+        """A digest of everything that fixes the vectors of given windows (the extractor's model, the
+        hidden colours, the mix, the masks), or None when the extractor does not say what it is:
+        equal fingerprints encode equal windows alike (:func:`examples_memo`)."""
+        ident = getattr(self.extractor, "identity", None)
+        if not isinstance(ident, str):
+            return None
+        h = hashlib.blake2b(digest_size=16)
+        h.update(f"{ident}|{self.px}|{self.mix!r}".encode())
+        for k in sorted(self.occluders):
+            h.update(k.encode())
+            for ref, sigma in self.occluders[k]:
+                h.update(np.asarray(ref, np.float64).tobytes())
+                h.update(repr(float(sigma)).encode())
+        h.update(self.hex_mask.tobytes())
+        if self.stone_mask is not None:
+            h.update(self.stone_mask.tobytes())
+        return h.hexdigest()
 
     def prepare(self, windows01: np.ndarray, group: str, key: str | Sequence[str]) -> np.ndarray:
         """The windows with pieces (and, for hexes, neighbours) hidden; ``key`` names the hidden
@@ -107,6 +129,42 @@ class PlainEncoder:
         self.px = px
         self.hist = HistogramFeatures(px=px)
 
+    @property
+    def fingerprint(self) -> str:
+        """See :attr:`TileEncoder.fingerprint`."""
+        h = self.hist
+        return f"plain|{self.px}|{h.bins}|{h.mask.sum()}"
+
     def encode(self, windows01: np.ndarray, group: str, key: str | Sequence[str]) -> np.ndarray:
         """Unit histogram vectors."""
         return self.hist.embed(windows01)
+
+
+EXAMPLES_MEMO_BYTES = 64 * 2**20
+"""The vectors of enrolled examples kept for the next recognizer on the same enrollment (bytes)."""
+_memo: OrderedDict[str, tuple[np.ndarray, list[str]]] = OrderedDict()
+
+
+def examples_memo(
+    fingerprint: str | None, windows: np.ndarray, tag: str, make: Callable[[], tuple[np.ndarray, list[str]]]
+) -> tuple[np.ndarray, list[str]]:
+    """``make()`` — the vectors and labels of enrolled example ``windows`` — or, for the same encoder
+    (``fingerprint``), windows and ``tag`` (the group, the hidden colours' key, the labels), the copy
+    kept from the last time. A recognizer built again on an enrollment (the camera restarted, a test)
+    then skips the feature model's pass over every example; the result is the same array. Up to
+    :data:`EXAMPLES_MEMO_BYTES` are kept, the least recently used dropped first; None: no memo."""
+    if fingerprint is None:
+        return make()
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{fingerprint}|{tag}|{windows.shape}|{windows.dtype}".encode())
+    h.update(np.ascontiguousarray(windows).data)
+    key = h.hexdigest()
+    hit = _memo.get(key)
+    if hit is not None:
+        _memo.move_to_end(key)
+        return hit[0].copy(), list(hit[1])
+    feats, labels = make()
+    _memo[key] = (feats.copy(), list(labels))
+    while len(_memo) > 1 and sum(v[0].nbytes for v in _memo.values()) > EXAMPLES_MEMO_BYTES:
+        _memo.popitem(last=False)
+    return feats, labels

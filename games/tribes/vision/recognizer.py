@@ -40,7 +40,7 @@ import numpy as np
 from datafile import read_json
 from games.tribes.rules.hexgrid import START_TRIANGLE, distance
 from games.tribes.rules.profile import BoxProfile, default_profile
-from games.tribes.vision.encoder import PlainEncoder, TileEncoder
+from games.tribes.vision.encoder import PlainEncoder, TileEncoder, examples_memo
 from games.tribes.vision.enrollment import EMPTY, Enrollment, check_frame, frame_norm, parse_place
 from games.tribes.vision.layout import Layout
 from games.tribes.vision.observation import Observation
@@ -238,6 +238,17 @@ class Recognizer:
         labels = enr.labels.get(group, [])
         if w is None or len(w) == 0:
             return ExampleClassifier(np.zeros((0, 1), np.float32), [], temperature)
+        fingerprint = getattr(self.encoder, "fingerprint", None)
+        tag = f"{group}|{key}|{self.kind}|{chr(31).join(labels)}"
+        feats, labels = examples_memo(fingerprint, np.asarray(w), tag, lambda: self._examples(group, key))
+        return ExampleClassifier(feats, labels, temperature, condense=CONDENSE if group == "hex" else None)
+
+    def _examples(self, group: str, key: str) -> tuple[np.ndarray, list[str]]:
+        """The vectors and labels of the enrolled examples of ``group`` (hexes also as covered by
+        members)."""
+        enr = self.enrollment
+        w = enr.windows[group]
+        labels = list(enr.labels.get(group, []))
         px = self.encoder.px
         feats = []
         for i in range(0, len(w), 64):
@@ -245,7 +256,6 @@ class Recognizer:
             if batch.shape[1] != px:
                 batch = np.stack([cv2.resize(b, (px, px), interpolation=cv2.INTER_AREA) for b in batch])
             feats.append(self.encoder.encode(batch, group, key))
-        labels = list(labels)
         if group == "hex" and self.kind == "model":
             # landscape tiles also as seen with members on them (their middle hidden): a tile whose
             # symbol is covered is then compared with examples covered alike (vision.occlusion.covers)
@@ -260,9 +270,7 @@ class Recognizer:
                 cover = np.tile(masks, (len(batch), 1, 1))
                 feats.append(self.encoder.encode(reps, group, key, cover=cover))
                 labels += [labels[j] for j in sel for _ in range(len(masks))]
-        return ExampleClassifier(
-            np.concatenate(feats), labels, temperature, condense=CONDENSE if group == "hex" else None
-        )
+        return np.concatenate(feats), labels
 
     # --- reading --------------------------------------------------------------------------------
     def read(self, frame: np.ndarray, frame_no: int = 0, time_s: float | None = None) -> Observation:
