@@ -87,25 +87,6 @@ def test_the_finished_table_lingers_while_the_players_have_something_to_settle()
     assert len(list(DemoFrames(_Playback(frames), _Camera()))) == 3  # nothing to settle
 
 
-def test_the_camera_demo_at_top_speed_still_commits_the_games_moves(tmp_path: Path) -> None:
-    """The real pipeline at top speed: fewer pictures rendered and read, the same journal."""
-    pytest.importorskip("cv2")
-    from companion.play import sim_session
-    from tracker.loop import CameraLoop
-
-    session = sim_session(tmp_path / "data", players=2, seed=1, width=640, end=4, pause=0.0)
-    session.frames.speed = 8
-    loop = CameraLoop(session.frames, session.recognize, session.link)
-    loop.run()
-    moves = [str(m) for m in session.runtime.snapshot().moves]
-    expected = [str(m) for m in session.game.moves[:4]]
-    while expected[-1].startswith("draw "):
-        expected.pop()  # drawn tiles are seen only once they are laid
-    assert moves == expected
-    assert loop.stats.frames == session.frames.shown < len(session.playback.frames) / 2
-    assert session.table_camera._cache == {}  # nothing read the ground truth
-
-
 class _Link:
     def __init__(self, status: Any) -> None:
         self.status = status
