@@ -17,7 +17,7 @@ import urllib.request
 from games.tribes.rules.game import Game
 from tests.webui.webui_helpers import PLAYERS, call, start_server
 
-ROUNDS = 8
+ROUNDS = 6
 
 
 

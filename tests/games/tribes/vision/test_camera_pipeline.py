@@ -1,7 +1,8 @@
 """The pipeline's stages on small rendered fixture frames with known truth: assignment solver,
 motion gate, colour normalisation, the readers behind the recognizer, annotation, and bad input
 (corrupt frames, frames without markers, missing or corrupt models) — errors or an unregistered
-observation, never a crash."""
+observation, never a crash; the enrolled examples' vectors kept for the next recognizer on the same
+enrollment (the same classifiers, and nothing kept that another model, colour or window should change)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import dataclasses
 import itertools
 import json
 import shutil
+from collections import OrderedDict
 
 import cv2
 import numpy as np
 import pytest
 
+import games.tribes.vision.encoder as encoder
 import tests.games.tribes.vision.camera_scenes as cs
 from games.tribes.rules.profile import default_profile
 from games.tribes.vision.enrollment import EMPTY
@@ -612,3 +615,93 @@ def test_row_shells_are_counted_by_their_own_model_where_the_folder_has_one(tmp_
     del doc["models"]["row_shells"]
     (folder / "models.json").write_text(json.dumps(doc))
     assert Recognizer(lay, prof, cs.enrollment(), models=folder, stream=False).row.counter.model.spec.name == "shells"
+
+
+# --- the enrolled examples' vectors kept for the next recognizer (encoder.examples_memo) ----------
+def _memo_vectors(rec: Recognizer) -> dict[str, np.ndarray]:
+    out = {f"hex{s}": c.features for s, c in rec.hex_classifiers.items()}
+    out.update({k: c.features for k, c in rec.classifiers.items()})
+    return out
+
+
+def _own_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This test's own copy of the memo (what earlier tests kept is reused; nothing leaks out), unbounded."""
+    monkeypatch.setattr(encoder, "_memo", OrderedDict(encoder._memo))
+    monkeypatch.setattr(encoder, "EXAMPLES_MEMO_BYTES", 2**40)
+
+
+def test_a_second_recognizer_on_the_same_enrollment_gets_the_same_classifiers(monkeypatch) -> None:
+    _own_memo(monkeypatch)
+    lay, prof, enr = default_layout(), default_profile(), cs.enrollment()
+    first = Recognizer(lay, prof, enr, stream=False)
+    kept = len(encoder._memo)
+    assert kept >= 3  # at least the seats' hexes, the row, the board
+    calls: list[str] = []
+
+    def encode_again(self: Recognizer, group: str, key: str) -> tuple[np.ndarray, list[str]]:
+        calls.append(group)
+        raise AssertionError(f"{group} encoded again")
+
+    monkeypatch.setattr(Recognizer, "_examples", encode_again)
+    again = Recognizer(lay, prof, enr, stream=False)
+    assert calls == [] and len(encoder._memo) == kept
+    a, b = _memo_vectors(first), _memo_vectors(again)
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    assert all(c.classes == again.hex_classifiers[s].classes for s, c in first.hex_classifiers.items())
+    assert all(np.array_equal(c.starts, again.classifiers[k].starts) for k, c in first.classifiers.items())
+
+
+def test_other_windows_are_encoded_anew(monkeypatch) -> None:
+    _own_memo(monkeypatch)
+    lay, prof, enr = default_layout(), default_profile(), cs.enrollment()
+    Recognizer(lay, prof, enr, stream=False)
+    kept = len(encoder._memo)
+    windows = dict(enr.windows)
+    windows["row"] = np.ascontiguousarray(windows["row"][::-1])  # the same pictures, another order
+    labels = dict(enr.labels)
+    labels["row"] = list(labels["row"])[::-1]
+    Recognizer(lay, prof, dataclasses.replace(enr, windows=windows, labels=labels), stream=False)
+    assert len(encoder._memo) == kept + 1  # the row's examples only
+
+
+def test_the_memo_is_bounded(monkeypatch) -> None:
+    monkeypatch.setattr(encoder, "_memo", OrderedDict())
+    monkeypatch.setattr(encoder, "EXAMPLES_MEMO_BYTES", 1000)
+    made = []
+
+    def make(i: int):
+        def run() -> tuple[np.ndarray, list[str]]:
+            made.append(i)
+            return np.full((10, 10), i, np.float32), [str(i)] * 10
+
+        return run
+
+    w = [np.full((2, 4, 4, 3), i, np.float32) for i in range(3)]
+    for i in range(3):
+        feats, labels = encoder.examples_memo("fp", w[i], "t", make(i))
+        assert feats[0, 0] == i and labels[0] == str(i)
+    assert len(encoder._memo) == 2  # 400 bytes each: the oldest dropped
+    encoder.examples_memo("fp", w[0], "t", make(0))
+    assert made == [0, 1, 2, 0]
+    assert encoder.examples_memo(None, w[1], "t", make(1))[0][0, 0] == 1 and made[-1] == 1  # no fingerprint: made
+
+
+@pytest.mark.parametrize("mix", [1.0, 0.5])
+def test_the_fingerprint_follows_the_mix_and_the_hidden_colours(mix: float) -> None:
+    regions = Regions(default_layout(), default_profile())
+    tiles = Models(default_models_dir()).tiles()
+    hidden = {"shell": [(np.array([90.0, 5.0, 20.0]), 8.0)], "players": [(np.array([50.0, 60.0, 40.0]), 9.0)]}
+    base = encoder.TileEncoder(tiles, regions, hidden, mix)
+    same = encoder.TileEncoder(tiles, regions, dict(hidden), mix)
+    assert base.fingerprint == same.fingerprint is not None
+    assert encoder.TileEncoder(tiles, regions, hidden, mix * 0.9).fingerprint != base.fingerprint
+    shifted = {k: [(np.asarray(r) + 1.0, s) for r, s in v] for k, v in hidden.items()}
+    assert encoder.TileEncoder(tiles, regions, shifted, mix).fingerprint != base.fingerprint
+
+    class Unnamed:
+        px = tiles.px
+
+        def embed(self, patches01: np.ndarray) -> np.ndarray:
+            return np.zeros((len(patches01), 4), np.float32)
+
+    assert encoder.TileEncoder(Unnamed(), regions, hidden, mix).fingerprint is None
