@@ -162,7 +162,7 @@ def test_demo_path_ends_with_the_simulated_games_journal(tmp_path: Path) -> None
     from companion.play import sim_session
     from tracker.loop import CameraLoop
 
-    session = sim_session(tmp_path / "data", players=2, seed=3, width=480, end=14, pause=0.0, vision="truth")
+    session = sim_session(tmp_path / "data", players=2, seed=3, width=480, end=9, pause=0.0, vision="truth")
     session.frames.speed = 2  # every other picture of a moving hand: half the rendering
     live = LiveStrip.open(LedConfig(port="virtual"))
     live.attach(session.runtime)
@@ -173,7 +173,7 @@ def test_demo_path_ends_with_the_simulated_games_journal(tmp_path: Path) -> None
     loop.run()
     client = app.test_client()
     journal = client.get("/api/journal").get_json()
-    expected = [str(m) for m in session.game.moves[:14]]
+    expected = [str(m) for m in session.game.moves[:9]]
     if expected[-1].startswith("draw "):
         expected.pop()  # drawn tiles are seen only once they are laid
     assert journal["moves"] == expected
