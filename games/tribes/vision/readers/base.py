@@ -5,6 +5,7 @@ and the sampler — and helpers to cut normalised windows and likeness maps."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -16,6 +17,7 @@ from vision.light import LightField
 from vision.patches import PatchSet
 from vision.registration import Registration
 from vision.sampling import Sampler
+from vision.templates import TemplateMatcher
 
 
 @dataclass
@@ -115,3 +117,54 @@ class ChangeCache:
     def put(self, key: object, thumb: np.ndarray, value: object) -> None:
         """Remember a conclusion."""
         self.store[key] = (thumb, value)
+
+
+def template_shares(
+    tm: TemplateMatcher,
+    cache: ChangeCache | None,
+    serial: int,
+    windows01: np.ndarray,
+    names: Sequence[tuple[str, ...] | None] | None = None,
+) -> np.ndarray:
+    """N x len(tm): the share of each window disagreeing with each template
+    (:meth:`vision.templates.TemplateMatcher.disagreement`; 1 where not compared). ``names[i]``: the
+    only templates window ``i`` is compared with (None: all; empty: none), so that windows asking
+    the same names are compared together. ``cache``: a window unchanged since the last frame
+    (by position ``i``) keeps its shares."""
+    n = len(windows01)
+    share = np.ones((n, len(tm)), np.float32)
+    todo = list(range(n))
+    thumbs = None
+    if cache is not None:
+        hits, todo, thumbs = cache.split(serial, list(range(n)), windows01)
+        for i, value in hits.items():
+            share[i] = value  # type: ignore[assignment]
+    groups: dict[tuple[str, ...] | None, list[int]] = {}
+    for i in todo:
+        groups.setdefault(None if names is None else names[i], []).append(i)
+    for only, rows in groups.items():
+        if only is None:
+            share[rows] = tm.disagreement(windows01[rows])
+        elif only:
+            share[rows] = tm.disagreement(windows01[rows], only)
+    if cache is not None and thumbs is not None:
+        for i in todo:
+            cache.put(i, thumbs[i], share[i].copy())
+    return share
+
+
+def template_costs(
+    share: np.ndarray, cols: Sequence[str], tm: TemplateMatcher, use: np.ndarray, unknown: float
+) -> np.ndarray | None:
+    """The template cost of one window over the assignment's columns ``cols``: its disagreement
+    (``share``, one per template) less the best among the columns it may take with a template
+    (``use``); a usable column without a template (an event never enrolled, the unknown face) costs
+    ``unknown`` more than the best. None when no usable column has a template."""
+    known = np.array([name in tm.index for name in cols], bool)
+    ok = np.asarray(use, bool) & known
+    if not ok.any():
+        return None
+    index = np.array([tm.index.get(name, 0) for name in cols])
+    row = np.where(ok, share[index], np.nan)
+    best = float(np.nanmin(row))
+    return np.where(np.isnan(row), best + unknown, row) - best

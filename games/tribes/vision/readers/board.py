@@ -41,7 +41,15 @@ import numpy as np
 
 from games.tribes.rules.profile import BoxProfile
 from games.tribes.vision.observation import BoardReading
-from games.tribes.vision.readers.base import ChangeCache, FrameContext, colour_sigma, disc_mask, threshold_conf
+from games.tribes.vision.readers.base import (
+    ChangeCache,
+    FrameContext,
+    colour_sigma,
+    disc_mask,
+    template_costs,
+    template_shares,
+    threshold_conf,
+)
 from vision.assign import BIG, EXACT_BELOW, assign_with_bounds
 from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
@@ -167,34 +175,13 @@ class BoardReader:
         tm = self.templates
         assert tm is not None
         allowed = cost < BIG / 8
-        share = np.ones((len(cost), len(tm)), np.float32)
-        todo = list(range(len(cost)))
-        cache = self.template_cache
-        if cache is not None:
-            hits, misses, thumbs = cache.split(ctx.reg.serial, todo, windows)
-            for i, value in hits.items():
-                share[i] = value  # type: ignore[assignment]
-            todo = misses
         # positions of one era are compared with that era's tiles alone
-        rows_of: dict[tuple[str, ...], list[int]] = {}
-        for i in todo:
-            names = tuple(cols[j] for j in np.flatnonzero(allowed[i]) if cols[j] in tm.index)
-            rows_of.setdefault(names, []).append(i)
-        for names, rows in rows_of.items():
-            if names:
-                share[rows] = tm.disagreement(windows[rows], names)
-        if cache is not None:
-            for i in todo:
-                cache.put(i, thumbs[i], share[i].copy())
-        known = np.array([name in tm.index for name in cols])
-        index = np.array([tm.index.get(name, 0) for name in cols])
+        names = [tuple(cols[j] for j in np.flatnonzero(allowed[i]) if cols[j] in tm.index) for i in range(len(cost))]
+        share = template_shares(tm, self.template_cache, ctx.reg.serial, windows, names)
         for i in range(len(cost)):
-            use = allowed[i] & known
-            if not use.any():
+            row = template_costs(share[i], cols, tm, allowed[i], UNKNOWN_SHARE)
+            if row is None:
                 continue  # nothing of this position's era enrolled: the features alone
-            row = np.where(use, share[i, index], np.nan)
-            best = float(np.nanmin(row))
-            row = np.where(np.isnan(row), best + UNKNOWN_SHARE, row) - best
             cost[i] = np.where(allowed[i], cost[i] + row / TEMPLATE_SHARE, cost[i])
 
     def _likeness(self, label: str) -> np.ndarray | None:

@@ -41,7 +41,14 @@ import numpy as np
 
 from games.tribes.vision.enrollment import EMPTY
 from games.tribes.vision.observation import SlotReading
-from games.tribes.vision.readers.base import ChangeCache, FrameContext, colour_sigma, likeness_maps
+from games.tribes.vision.readers.base import (
+    ChangeCache,
+    FrameContext,
+    colour_sigma,
+    likeness_maps,
+    template_costs,
+    template_shares,
+)
 from vision.assign import BIG, EXACT_BELOW, assign_with_bounds
 from vision.classify import ExampleClassifier
 from vision.templates import TemplateMatcher
@@ -164,26 +171,12 @@ class RowReader:
         """Rewrites the cost rows of the given (occupied) slots in place from the template disagreement."""
         tm = self.templates
         assert tm is not None
-        cache = self.template_cache
-        if cache is None:
-            share = tm.disagreement(windows)
-        else:
-            hits, misses, thumbs = cache.split(ctx.reg.serial, list(slots), windows)
-            share = np.empty((len(slots), len(tm)), np.float32)
-            for r, value in hits.items():
-                share[r] = value  # type: ignore[assignment]
-            if misses:
-                share[misses] = tm.disagreement(windows[misses])
-                for r in misses:
-                    cache.put(slots[r], thumbs[r], share[r].copy())
-        # columns of ``cols`` with a template; the others (events never enrolled) get UNKNOWN_SHARE
-        known = [j for j, name in enumerate(cols) if name in tm.index]
-        index = [tm.index[cols[j]] for j in known]
+        share = template_shares(tm, self.template_cache, ctx.reg.serial, windows)
+        everywhere = np.ones(len(cols), bool)
         for r, i in enumerate(slots):
-            row = np.full(len(cols), np.nan)
-            row[known] = share[r, index]
-            best = np.nanmin(row) if known else 0.0
-            row = np.where(np.isnan(row), best + UNKNOWN_SHARE, row) - best
+            row = template_costs(share[r], cols, tm, everywhere, UNKNOWN_SHARE)
+            if row is None:  # no column with a template: the same for every tile
+                row = np.full(len(cols), UNKNOWN_SHARE)
             cost[i] = FEATURE_WEIGHT * cost[i] + row / TEMPLATE_SHARE
 
     def _shells(self, ctx: FrameContext, n: int) -> list[tuple[int, float]]:
