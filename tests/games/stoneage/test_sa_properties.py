@@ -205,7 +205,7 @@ def test_the_fast_place_check_agrees_with_the_clauses_everywhere_S_PLACE_4_S_CAP
 
     checked = 0
     for n in (2, 3, 4):
-        for seed in range(4):
+        for seed in range(3):
             s0, log, _ = playout_log(n, 300 + seed, "random")
             s = s0
             for m in log:
@@ -223,4 +223,4 @@ def test_the_fast_place_check_agrees_with_the_clauses_everywhere_S_PLACE_4_S_CAP
                                 assert (room is None) == (not ok), (name, engine.context(s))
                             checked += 1
                 s = engine.apply(s, m)
-    assert checked > 10000
+    assert checked > 7500
