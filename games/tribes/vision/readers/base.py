@@ -149,7 +149,8 @@ def template_shares(
             share[rows] = tm.disagreement(windows01[rows], only)
     if cache is not None and thumbs is not None:
         for i in todo:
-            cache.put(i, thumbs[i], share[i].copy())
+            if names is None or names[i]:  # a window compared with nothing is not remembered as compared
+                cache.put(i, thumbs[i], share[i].copy())
     return share
 
 

@@ -1,6 +1,7 @@
 """The achievement board's second cue (games.tribes.vision.readers.board): where the features hesitate
 between two tiles of an era, the tiles' art decides; positions are compared with their era's tiles
-alone; a stream keeps the shares of a position whose window did not change."""
+alone; a stream keeps the shares of a position whose window did not change; a position the features
+are sure of is not compared at all."""
 
 from __future__ import annotations
 
@@ -104,11 +105,32 @@ def test_positions_are_compared_with_their_eras_tiles_alone_and_a_stream_keeps_u
     for _n, only in calls:
         eras = {PROFILE.achievement(c[12:]).era if c.startswith("achievement:") else int(c[5:]) for c in only}
         assert len(eras) == 1  # one era a call
-    assert sum(n for n, _ in calls) == len(POSITIONS)
+    # era 1's two positions are told their own tile (the features are sure): left to the features
+    assert sum(n for n, _ in calls) == len(POSITIONS) - 2
     calls.clear()
     again = reader._tiles(_Ctx(windows.copy()), None)  # type: ignore[arg-type]
     assert calls == [] and again == first  # nothing changed: nothing compared again
     changed = windows.copy()
-    changed[0] = _art(99)
+    changed[2] = _art(99)
     reader._tiles(_Ctx(changed), None)  # type: ignore[arg-type]
     assert sum(n for n, _ in calls) == 1
+
+
+def test_a_position_the_features_are_sure_of_is_not_compared_with_the_templates():
+    """The cascade (``CASCADE``): the art is asked only where the features leave a second tile close."""
+    true = [f"achievement:{PROFILE.achievements_of_era(e)[c].id}" for e, c in POSITIONS]
+    told = [*true[:2], *_misleading()[2:]]  # sure of the first two (told their own tile), torn elsewhere
+    reader, windows, _ = _reader(told, templates=True)
+    tm = reader.templates
+    assert tm is not None
+    seen: list[int] = []
+    original = tm.disagreement
+
+    def spy(w: np.ndarray, only: Any = None) -> np.ndarray:
+        seen.append(len(w))
+        return original(w, only)
+
+    tm.disagreement = spy  # type: ignore[method-assign]
+    got = [t for t, _c, _f in reader._tiles(_Ctx(windows), None)]  # type: ignore[arg-type]
+    assert got == [lb.split(":", 1)[1] for lb in true]
+    assert sum(seen) == len(POSITIONS) - 2  # the two sure positions were left to the features
