@@ -595,7 +595,8 @@ def sim_session(
         renderer, game, camera, light, SENSOR_NOISE, renderer.pack, faces, pack_source="event and achievement tiles"
     )
     recognizer = camera_recognizer(
-        Recognizer(layout, game.states[0].profile, enrollment, stream=True, fps=playback.fps)
+        # each game's table is enrolled anew: no vectors kept for a next recognizer (demo memory)
+        Recognizer(layout, game.states[0].profile, enrollment, stream=True, fps=playback.fps, keep_examples=False)
     )
     runtime.submit(game.moves[0])  # the setup, as the user confirmed it for the enrollment
     # the pictures alone: the pipeline reads them

@@ -38,6 +38,7 @@ def test_demo_path_through_the_recognizer_at_top_speed(tmp_path: Path) -> None:
 
     session = sim_session(tmp_path / "data", players=2, seed=1, width=640, end=4, pause=0.0)
     assert session.source == SOURCES["recognizer"] and session.recognizer is not None
+    assert session.recognizer.keep_examples is False  # every game enrolls anew: nothing kept (demo memory)
     assert [str(m) for m in session.runtime.snapshot().moves] == [str(session.game.moves[0])]  # confirmed setup
     session.frames.speed = 8  # every 8th picture of a moving hand (the first and last always)
     app = create_app(session.runtime)

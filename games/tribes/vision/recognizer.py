@@ -87,7 +87,10 @@ class Recognizer:
     get the others).
     ``follow_light`` False reads with the patch's normalisation alone, as before the light was
     followed (:mod:`vision.light`; for comparisons). ``bare_look`` False reads land tiles without
-    holding them against the enrolled bare table (:mod:`vision.bare`; for comparisons)."""
+    holding them against the enrolled bare table (:mod:`vision.bare`; for comparisons).
+    ``keep_examples`` False neither keeps the enrolled examples' vectors for the next recognizer on
+    this enrollment nor looks for kept ones (:func:`games.tribes.vision.encoder.examples_memo`): for
+    an enrollment used once, as the demo's, which enrolls every game's table anew."""
 
     def __init__(
         self,
@@ -106,8 +109,10 @@ class Recognizer:
         count_turns: int | None = None,
         follow_light: bool = True,
         bare_look: bool = True,
+        keep_examples: bool = True,
     ) -> None:
         self.layout = layout
+        self.keep_examples = keep_examples
         self.profile = profile or default_profile()
         self.enrollment = enrollment if isinstance(enrollment, Enrollment) else Enrollment.load(enrollment)
         if features not in TEMPERATURE:
@@ -238,7 +243,7 @@ class Recognizer:
         labels = enr.labels.get(group, [])
         if w is None or len(w) == 0:
             return ExampleClassifier(np.zeros((0, 1), np.float32), [], temperature)
-        fingerprint = getattr(self.encoder, "fingerprint", None)
+        fingerprint = getattr(self.encoder, "fingerprint", None) if self.keep_examples else None
         tag = f"{group}|{key}|{self.kind}|{chr(31).join(labels)}"
         feats, labels = examples_memo(fingerprint, np.asarray(w), tag, lambda: self._examples(group, key))
         return ExampleClassifier(feats, labels, temperature, condense=CONDENSE if group == "hex" else None)

@@ -683,7 +683,9 @@ def test_the_memo_is_bounded(monkeypatch) -> None:
     assert len(encoder._memo) == 2  # 400 bytes each: the oldest dropped
     encoder.examples_memo("fp", w[0], "t", make(0))
     assert made == [0, 1, 2, 0]
+    kept = list(encoder._memo)
     assert encoder.examples_memo(None, w[1], "t", make(1))[0][0, 0] == 1 and made[-1] == 1  # no fingerprint: made
+    assert list(encoder._memo) == kept  # ... and nothing kept
 
 
 @pytest.mark.parametrize("mix", [1.0, 0.5])
