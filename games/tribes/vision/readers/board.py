@@ -64,13 +64,13 @@ STONE_PX = 12
 TEMPLATE_SHARE = 0.05
 """Share of a window's pixels disagreeing with a tile's art that costs as much as a factor e in p."""
 UNKNOWN_SHARE = 0.1
+"""A face never enrolled costs, where the templates are used, as a known tile of the position's era
+disagreeing by this share more than the best one."""
 CASCADE = 3.0
 """A position is compared with the templates only where the features leave a second option within
 this cost of the best (a factor e^3 in p); elsewhere the features alone decide. On the tuning set's
 colour variants, dark and pale art, and on the evaluation's sketch pack, every reading stayed the same,
 and the board took 17-29 ms a full read instead of 30 (benchmarks/vision_diag.py)."""
-"""A face never enrolled costs, where the templates are used, as a known tile of the position's era
-disagreeing by this share more than the best one."""
 
 
 class Encoder(Protocol):
@@ -185,17 +185,15 @@ class BoardReader:
         # leave a second option within CASCADE of the best (elsewhere the features alone decide)
         names: list[tuple[str, ...]] = []
         for i in range(len(cost)):
-            feats = np.sort(cost[i, allowed[i]])
-            close = len(feats) > 1 and feats[1] - feats[0] < CASCADE
+            ranked = np.sort(cost[i, allowed[i]])
+            close = len(ranked) > 1 and ranked[1] - ranked[0] < CASCADE
             names.append(tuple(cols[j] for j in np.flatnonzero(allowed[i]) if cols[j] in tm.index) if close else ())
         share = template_shares(tm, self.template_cache, ctx.reg.serial, windows, names)
         for i in range(len(cost)):
-            if not names[i]:
-                continue  # clear to the features, or nothing of this position's era enrolled
-            row = template_costs(share[i], cols, tm, allowed[i], UNKNOWN_SHARE)
-            if row is None:
-                continue  # nothing of this position's era enrolled: the features alone
-            cost[i] = np.where(allowed[i], cost[i] + row / TEMPLATE_SHARE, cost[i])
+            # names[i] empty: clear to the features, or nothing of this position's era enrolled
+            row = template_costs(share[i], cols, tm, allowed[i], UNKNOWN_SHARE) if names[i] else None
+            if row is not None:
+                cost[i] = np.where(allowed[i], cost[i] + row / TEMPLATE_SHARE, cost[i])
 
     def _likeness(self, label: str) -> np.ndarray | None:
         """How much the *bare* tile (``achievement:<id>``, or the back of an era, ``back:<era>``) looks
