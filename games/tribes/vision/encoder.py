@@ -149,10 +149,11 @@ def examples_memo(
     fingerprint: str | None, windows: np.ndarray, tag: str, make: Callable[[], tuple[np.ndarray, list[str]]]
 ) -> tuple[np.ndarray, list[str]]:
     """``make()`` — the vectors and labels of enrolled example ``windows`` — or, for the same encoder
-    (``fingerprint``), windows and ``tag`` (the group, the hidden colours' key, the labels), the copy
-    kept from the last time. A recognizer built again on an enrollment (the camera restarted, a test)
-    then skips the feature model's pass over every example; the result is the same array. Up to
-    :data:`EXAMPLES_MEMO_BYTES` are kept, the least recently used dropped first; None: no memo."""
+    (``fingerprint``), windows and ``tag`` (the group, the hidden colours' key, the labels), the
+    vectors kept from the last time (read-only: every caller shares them). A recognizer built again on
+    an enrollment (the camera restarted, a test) then skips the feature model's pass over every
+    example; the result is the same array. Up to :data:`EXAMPLES_MEMO_BYTES` are kept, the least
+    recently used dropped first; None: no memo."""
     if fingerprint is None:
         return make()
     h = hashlib.blake2b(digest_size=16)
@@ -162,9 +163,10 @@ def examples_memo(
     hit = _memo.get(key)
     if hit is not None:
         _memo.move_to_end(key)
-        return hit[0].copy(), list(hit[1])
+        return hit[0], list(hit[1])
     feats, labels = make()
-    _memo[key] = (feats.copy(), list(labels))
+    feats.setflags(write=False)  # shared from now on: read-only, not copied
+    _memo[key] = (feats, list(labels))
     while len(_memo) > 1 and sum(v[0].nbytes for v in _memo.values()) > EXAMPLES_MEMO_BYTES:
         _memo.popitem(last=False)
     return feats, labels
