@@ -78,7 +78,7 @@ from sim.camera import Camera
 from sim.effects import Effects
 from sim.lighting import Light
 from tracker.link import AnswerError, TrackerLink
-from tracker.tracker import Option, Status, Tracker
+from tracker.tracker import Option, Status, Tracker, TrackerConfig
 
 FLAGS = ("desync", "prompt", "waiting")
 
@@ -285,7 +285,7 @@ def run_game(spec: GameSpec, args: argparse.Namespace) -> GameResult:
         occlusions=spec.occlusions,
         seed=spec.seed,
     )
-    pb = timeline(game, layout, colours, script, Pace(rest=args.rest), end=end)
+    pb = timeline(game, layout, colours, script, Pace(fps=args.fps, rest=args.rest), end=end)
     source = _source(args, renderer, camera, game, pb.fps)
     noise = Noise(PRESETS[args.noise], spec.seed, [p.colour for p in game.state.players])
     res = GameResult(asdict(spec), moves=len(truth), frames=len(pb.frames))
@@ -297,7 +297,8 @@ def run_game(spec: GameSpec, args: argparse.Namespace) -> GameResult:
         if args.source == "recognizer":
             runtime.submit(truth[0])  # the setup the user confirmed to enroll (vision needs it first)
         factory: Callable[..., Any] = NaiveTracker if args.naive else Tracker
-        link = TrackerLink(runtime, factory=factory)
+        config = TrackerConfig() if args.min_span is None else TrackerConfig(min_span_s=args.min_span)
+        link = TrackerLink(runtime, config=config, factory=factory)
         user = SimUser(truth)
         _track(pb.frames, game, source, noise, link, runtime, user, res, args)
         if isinstance(source, RecognizerSource):
@@ -707,6 +708,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--merge", type=float, default=0.1, help="share of turns followed at once by the next")
     ap.add_argument("--merge-in-turn", type=float, default=0.4, help="same, for the steps of one turn")
     ap.add_argument("--rest", type=float, default=1.0, help="seconds the table rests after each move (default 1)")
+    ap.add_argument("--fps", type=float, default=10.0, help="pictures a second of the camera (default 10)")
+    ap.add_argument(
+        "--min-span",
+        type=float,
+        help="the tracker's min_span_s: two settled frames this far apart are enough (default: the "
+        "tracker's, 0.15 s; 99 asks for three whatever the frame rate, as before)",
+    )
     ap.add_argument("--moves", type=int, default=0, help="only the first N moves after the setup (0: whole games)")
     ap.add_argument("--width", type=int, default=1920, help="camera picture width (height 9/16 of it)")
     ap.add_argument(

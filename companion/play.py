@@ -44,7 +44,8 @@ SOURCES = {
 """What the observations of a simulated table come from (``demo --vision``)."""
 GATE_QUIET = 0.2
 """Seconds of stillness before the camera pipeline's motion gate calls a frame settled in camera mode
-(shipped default 0.5). The tracker then fuses ``min_frames`` (3) settled frames before it commits, so
+(shipped default 0.5). The tracker then fuses ``min_frames`` (3) settled frames before it commits (two
+over ``min_span_s`` from a camera slower than 7 pictures a second), so
 the time from the hand leaving to the commit is about this plus 0.2 s at 10 frames a second: 0.2 s
 brings its median to 0.4 s (0.3 gave 0.5 s) with the same correctness in
 ``benchmarks/tracker_eval.py --source recognizer`` (docs/benchmarks.md "Tracker")."""

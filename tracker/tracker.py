@@ -18,7 +18,8 @@ How it decides:
    the table; if none does, it also tries the states before the last few moves (a takeback, or a
    move read too early and since completed).
 4. One explanation clearly better than every other (by ``margin``), unchanged for ``stable_s``
-   seconds over at least ``min_frames`` settled frames (``extendable_s`` for a move that could still
+   seconds over at least ``min_frames`` settled frames, or two spanning ``min_span_s`` seconds from a
+   slow camera (``extendable_s`` for a move that could still
    grow, such as a Movement with steps left, counted over hands that change nothing), is committed;
    such a waiting move is also committed as soon as the table shows a later turn under way. Rival
    explanations that differ only in facts nobody can see now wait for the view (*waiting*), then
@@ -163,6 +164,7 @@ class TrackerConfig:
     """Timings (seconds of observation time) and thresholds of the tracker."""
 
     min_frames: int = 3
+    min_span_s: float = 0.15
     stable_s: float = 0.15
     extendable_s: float = 1.3
     window_s: float = 1.5
@@ -509,6 +511,16 @@ class Tracker:
         """Regions one of the last few frames could not see (in full)."""
         return frozenset(r for h in self._window_hidden[-self.config.min_frames :] for r in h)
 
+    def _enough(self) -> bool:
+        """The window holds enough settled frames to act on: ``min_frames``, or two or more spanning
+        ``min_span_s`` seconds. At 10 frames a second and faster that is the ``min_frames`` (one odd
+        frame is outvoted); a slow camera (or a reader slower than the camera, at about 6 reads a
+        second) gets two agreeing frames in a rest people take between moves, where three would need
+        half a second or more of stillness after the gate's own wait. A fact two frames disagree on is a
+        tie, which supports no move over the table as recorded (the cheaper explanation)."""
+        w = self._window
+        return len(w) >= self.config.min_frames or (len(w) >= 2 and w[-1][0] - w[0][0] >= self.config.min_span_s - 1e-9)
+
     def _end_window(self) -> None:
         self._window.clear()
         self._window_hidden.clear()
@@ -607,7 +619,7 @@ class Tracker:
         sc, bc = cfg.search.step_cost, cfg.back_cost
         if not best.moves and not best.back:
             return self._explained_root(t, hidden, game.state)
-        if best.back and not game.allows(best.back, bool(best.moves)) and len(self._window) >= cfg.min_frames:
+        if best.back and not game.allows(best.back, bool(best.moves)) and self._enough():
             # the table shows another past than the record and the runtime may not undo: say so now,
             # offering the fixes that explain the table
             fixes = [n for n in explained if n.back and n.moves][: cfg.max_options]
@@ -622,7 +634,7 @@ class Tracker:
         split = self.policy.split_unclear(game.states[-1 - best.back], best.moves)
         if split == 0 or (split > 0 and best.back):
             done = self._seen_complete(game) if not best.back else ()
-            if done and len(self._window) < cfg.min_frames:
+            if done and not self._enough():
                 return Update(
                     self._status(StatusKind.SETTLING, "seen", t, hidden=hidden, option=Option(tuple(best.moves)))
                 )
@@ -660,7 +672,7 @@ class Tracker:
                     self._status(StatusKind.WAITING, "waiting_view_of", t, hidden=hidden, regions=who, option=option)
                 )
             return self._ambiguous(best, [], ev, game, t, hidden, force=True)
-        if len(self._window) < cfg.min_frames or t - first_seen < cfg.stable_s:
+        if not self._enough() or t - first_seen < cfg.stable_s:
             return Update(self._status(StatusKind.SETTLING, "seen", t, hidden=hidden, option=option))
         self._seen_stable = (game.state_id, decision, t - first_seen)
         if split < 0 and t - first_seen < cfg.extendable_s and self._extendable(best, game.states[-1 - best.back]):
@@ -732,7 +744,7 @@ class Tracker:
         state = game.state
         if self._quiet_since is None or self._quiet_since[0] != game.state_id:
             self._quiet_since = (game.state_id, t)
-        if not self.policy.invisible_answer(state) or len(self._window) < cfg.min_frames:
+        if not self.policy.invisible_answer(state) or not self._enough():
             return None
         view0 = self.views.view(state)
         after: list[Node] = []
@@ -766,7 +778,7 @@ class Tracker:
         self._candidate = None
         self._ambiguous_since = None
         self._prompt = None
-        if len(self._window) < self.config.min_frames:
+        if not self._enough():
             return Update(self._status(StatusKind.SETTLING, "matches", t, hidden=hidden))
         recent = self._recent_reads()
         lands = self.policy.watched_regions(hidden, state, recent, self.seating)
@@ -834,7 +846,7 @@ class Tracker:
             shown = list(seen_words.items())[:3]
             where = Words(", ".join(w for w, _ in shown), {"places": [pol.key_to_json(k) for _, k in shown]})
             return Update(self._status(StatusKind.WAITING, "waiting_view", t, hidden=hidden, places=where))
-        if (t - since < cfg.prompt_after or len(self._window) < cfg.min_frames) and not force:
+        if (t - since < cfg.prompt_after or not self._enough()) and not force:
             return Update(self._status(StatusKind.SETTLING, "n_fit", t, hidden=hidden, n=len(options)))
         said = reason or say("hidden_which" if unseen or force else "cannot_tell")
         self._prompt = Prompt(self._next_id(), game.state_id, options, said[0], said[1], said[2])
@@ -908,7 +920,7 @@ class Tracker:
         """The moves of :meth:`_seen_complete`, when the closest explanation of the table now is those
         moves followed by a move of a later turn: the next player is under way, so they are
         finished. Empty otherwise."""
-        if len(self._window) < self.config.min_frames:
+        if not self._enough():
             return ()
         moves = self._seen_complete(game)
         n = len(moves)

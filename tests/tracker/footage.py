@@ -37,19 +37,20 @@ def with_members(view: View, seat: int, hex_: Hex, colour: str, n: int) -> View:
 
 @dataclass
 class Footage:
-    """Observations at 10 frames per second."""
+    """Observations at ``fps`` frames per second (10 unless told)."""
 
     frames: list[Observation] = field(default_factory=list)
     t: float = 0.0
+    fps: float = FPS
 
     def _next(self) -> tuple[int, float]:
         n = len(self.frames)
-        self.t = round(self.t + 1 / FPS, 6)
+        self.t = round(self.t + 1 / self.fps, 6)
         return n, self.t
 
     def hand(self, seconds: float = 0.5) -> Footage:
         """A hand over the table (unsettled frames)."""
-        for _ in range(max(1, round(seconds * FPS))):
+        for _ in range(max(1, round(seconds * self.fps))):
             n, t = self._next()
             self.frames.append(Observation(frame=n, time=t, settled=False, hand_in_view=True))
         return self
@@ -69,7 +70,7 @@ class Footage:
         if hidden:
             seats = set(hidden_seats)
             base = replace(base, hexes=tuple(h for h in base.hexes if h.seat not in seats), hidden=hidden)
-        for i in range(max(1, round(seconds * FPS))):
+        for i in range(max(1, round(seconds * self.fps))):
             n, t = self._next()
             obs = replace(base, frame=n, time=t)
             if edit:

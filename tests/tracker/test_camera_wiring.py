@@ -75,8 +75,9 @@ def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Game]:
     renderer = Renderer(layout, builtin_pack("sketch"), seed=1)
     camera = Camera.framing(layout, width=640, height=360, tilt=15, azimuth=20, margin=0.12)
     out = tmp / "game.avi"
-    # 5 pictures a second (a slow camera) and 1.6 s of quiet after each move: 40 % fewer pictures to read
-    render_video(game, renderer, camera, out, effects=Effects(noise=2.0), pace=Pace(fps=5.0, rest=1.6), start=1, end=6)
+    # 5 pictures a second (a slow camera) and 1 s of quiet after each move: the gate's half second after
+    # a hand leaves two or three settled pictures, which the tracker takes over 0.15 s (min_span_s)
+    render_video(game, renderer, camera, out, effects=Effects(noise=2.0), pace=Pace(fps=5.0, rest=1.0), start=1, end=6)
     out.with_suffix(".truth.json").unlink()  # a video as a camera records it: pictures only
     setup = tmp / "setup.json"
     setup.write_text(json.dumps(game.to_dict()), encoding="utf-8")

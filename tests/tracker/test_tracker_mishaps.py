@@ -180,6 +180,33 @@ def test_a_fact_never_flips_on_one_frame(tmp_path: Path, game3: Game) -> None:
     assert run.statuses[-1].kind == "watching"
 
 
+def test_a_slow_camera_never_commits_on_one_odd_frame_of_two(tmp_path: Path, game3: Game) -> None:
+    """At 5 frames a second two settled frames may commit (``min_span_s``), but not two that
+    disagree: a hand comes and goes over a still table, and one of the two frames after it reads the
+    table as the next move would leave it (an Offspring), at full confidence. The tie supports no
+    move: no commit, no desync, no prompt."""
+    i = find(game3, lambda s, m: isinstance(m, Offspring) and s.round > 2)
+    state, after = game3.states[i], game3.states[i + 1]
+    from games.tribes.tracker.facts import observation_of_view
+
+    bad = observation_of_view(view_of(after))
+    for odd in (0, 1):
+
+        def flip(k: int, obs: Observation, odd: int = odd) -> Observation:
+            return replace(bad, frame=obs.frame, time=obs.time) if k == odd else obs
+
+        rt = runtime_at(tmp_path / str(odd), game3, i)
+        footage = Footage(fps=5.0).show(state, 0.4)
+        for _ in range(3):
+            footage.hand(0.6).show(state, 0.4, edit=flip)
+        run = feed(rt, footage)
+        assert run.committed() == [] and not run.desyncs() and not run.prompts(), odd
+        run = feed(
+            runtime_at(tmp_path / f"{odd}-two", game3, i), Footage(fps=5.0).show(state, 0.4).hand(0.6).show(after, 0.4)
+        )
+        assert run.committed() == [[str(game3.moves[i])]], odd  # the same move seen in both frames
+
+
 def test_noisy_footage_of_a_game_gives_the_exact_record(tmp_path: Path) -> None:
     """A whole 2-player game read with the realistic noise model (confidence drops, flipped facts,
     miscounts, dropped hexes): the record equals the game."""

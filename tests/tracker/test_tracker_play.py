@@ -4,6 +4,7 @@ the table (R-SET-3..6, R-SET-10)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from games.tribes.vision.observation import Observation
 from session.runtime import GameRuntime
 from tests.tracker.footage import Footage, Run, feed, find, runtime_at, view_of, with_members
 from tracker.link import TrackerLink
+from tracker.tracker import TrackerConfig
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +51,39 @@ def test_whole_game_from_setup_is_recorded_exactly(tmp_path: Path, game2: Game) 
     assert run.moves == [str(m) for m in game2.moves]
     assert not run.desyncs() and not run.prompts()
     assert run.committed()[0][0].startswith("setup ")
+
+
+@pytest.mark.parametrize("span", [0.15, math.inf], ids=["two-frames-over-time", "three-frames-only"])
+def test_a_slow_camera_with_two_frames_between_moves_records_the_game(tmp_path: Path, game2: Game, span: float) -> None:
+    """A camera (or a reader) at 5 frames a second with players resting 0.4 s between moves: two
+    settled frames a rest, 0.2 s apart. They are enough (``min_span_s``): the record equals the game.
+    Asking for three frames whatever the frame rate (as before) records nothing past the setup."""
+    rt = GameRuntime(tmp_path, fsync=False)
+    rt.new_game([(p.name, p.colour) for p in game2.states[0].players])
+    footage = Footage(fps=5.0).show(game2.states[1], 0.4)
+    prev = view_of(game2.states[1])
+    for s in game2.states[2:]:
+        v = view_of(s)
+        if v != prev:
+            footage.hand(0.6).show(v, 0.4)
+            prev = v
+    assert all(len(run) == 2 for run in _settled_runs(footage))
+    run = feed(rt, footage, config=TrackerConfig(min_span_s=span))
+    if span == math.inf:
+        assert len(run.moves) <= 1
+    else:
+        assert run.moves == [str(m) for m in game2.moves]
+        assert not run.desyncs() and not run.prompts()
+
+
+def _settled_runs(footage: Footage) -> list[list[Observation]]:
+    runs: list[list[Observation]] = [[]]
+    for obs in footage.frames:
+        if obs.settled:
+            runs[-1].append(obs)
+        elif runs[-1]:
+            runs.append([])
+    return [r for r in runs if r]
 
 
 def test_members_put_down_one_by_one_commit_once_complete(tmp_path: Path, game2: Game) -> None:
