@@ -121,8 +121,21 @@ def piece_colour(lab_pixels: np.ndarray, background_lab: np.ndarray, share: floa
 def likeness(
     lab_pixels: np.ndarray, ref_lab: np.ndarray, sigma: float = 14.0, chroma_weight: float = 1.0
 ) -> np.ndarray:
-    """Per-pixel similarity (0..1) of Lab pixels (... x 3) to one Lab colour: a Gaussian of the
-    colour distance, lightness weighted half as much as hue (shading changes lightness most)."""
-    d = lab_pixels - np.asarray(ref_lab, np.float32)
-    dist2 = 0.25 * d[..., 0] ** 2 + chroma_weight * (d[..., 1] ** 2 + d[..., 2] ** 2)
-    return np.exp(-dist2 / (2 * sigma * sigma)).astype(np.float32)
+    """Per-pixel similarity (0..1) of Lab pixels (... x 3) to one Lab colour (or to a colour per
+    pixel, ``ref_lab`` broadcast against them): a Gaussian of the
+    colour distance, lightness weighted half as much as hue (shading changes lightness most).
+    Computed in float32 by OpenCV (the weighted sum and the exponential in one pass each: about 4x
+    faster than numpy's, at some thirty calls a frame)."""
+    ref = np.asarray(ref_lab, np.float32)
+    if ref.size != 3:  # a reference per pixel (broadcast against the pixels)
+        d = lab_pixels - ref
+        dist2 = 0.25 * d[..., 0] ** 2 + chroma_weight * (d[..., 1] ** 2 + d[..., 2] ** 2)
+        return np.exp(-dist2 / (2 * sigma * sigma)).astype(np.float32)
+    x = np.asarray(lab_pixels, np.float32)
+    if x.size == 0:
+        return np.zeros(x.shape[:-1], np.float32)
+    d = x - ref.reshape(3)
+    d *= d
+    s = -1.0 / (2 * sigma * sigma)
+    weights = np.array([[0.25 * s, chroma_weight * s, chroma_weight * s]], np.float32)
+    return cv2.exp(cv2.transform(d.reshape(1, -1, 3), weights)).reshape(x.shape[:-1])
