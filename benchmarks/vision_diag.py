@@ -213,6 +213,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--piles", choices=PILES, default="fixed", help="how members stand on a hex (default: the grid)")
     ap.add_argument("--models", help="folder of models.json and *.onnx (default: the shipped models)")
+    ap.add_argument(
+        "--member-art",
+        type=float,
+        help="share of the bare tile's own likeness to a seat's colour taken off the member counter's map "
+        "(default: the reader's MEMBER_ART; 0 as before it)",
+    )
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     profile = default_profile()
@@ -221,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     timings: dict[str, list[float]] = defaultdict(list)
     t0 = time.time()
     for name, seated, enr, frames in sessions(a):
-        rec = Recognizer(seated, profile, enr, a.models, stream=False)
+        rec = Recognizer(seated, profile, enr, a.models, stream=False, member_art=a.member_art)
         for i, (png, truth, kelvin, tilt) in enumerate(frames):
             img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
             obs = rec.read(img, frame_no=i)

@@ -90,7 +90,9 @@ class Recognizer:
     holding them against the enrolled bare table (:mod:`vision.bare`; for comparisons).
     ``keep_examples`` False neither keeps the enrolled examples' vectors for the next recognizer on
     this enrollment nor looks for kept ones (:func:`games.tribes.vision.encoder.examples_memo`): for
-    an enrollment used once, as the demo's, which enrolls every game's table anew."""
+    an enrollment used once, as the demo's, which enrolls every game's table anew.
+    ``member_art`` overrides the share of each bare tile's own likeness to a seat's colour taken off
+    the member counter's map (:data:`games.tribes.vision.readers.land.MEMBER_ART`; 0 as before it)."""
 
     def __init__(
         self,
@@ -110,6 +112,7 @@ class Recognizer:
         follow_light: bool = True,
         bare_look: bool = True,
         keep_examples: bool = True,
+        member_art: float | None = None,
     ) -> None:
         self.layout = layout
         self.keep_examples = keep_examples
@@ -179,6 +182,10 @@ class Recognizer:
             colours,
             cache=stream if cache is None else cache,
             bare=BareLook(enr.bare_places, enr.bare) if bare_look else None,
+            examples=(enr.windows["hex"], list(enr.labels.get("hex", [])))
+            if enr.windows.get("hex") is not None and len(enr.windows["hex"])
+            else None,
+            **({} if member_art is None else {"member_art": member_art}),
         )
         row_templates = None
         if features == "model" and enr.windows.get("row") is not None and len(enr.windows["row"]):
