@@ -20,7 +20,7 @@ def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[st
     pytest.importorskip("cv2")
     from games.tribes.sim.packs import builtin_pack
     from games.tribes.sim.render import Renderer
-    from games.tribes.sim.video import render_video
+    from games.tribes.sim.video import Pace, render_video
     from games.tribes.vision.layout import default_layout
     from sim.camera import Camera
 
@@ -30,7 +30,9 @@ def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[st
     renderer = Renderer(layout, builtin_pack("bold"), seed=2)
     camera = Camera.framing(layout, width=320, height=180, tilt=10, margin=0.12)
     out = tmp / "game.avi"
-    render_video(game, renderer, camera, out, start=1, end=9)
+    # 5 pictures a second with the renderer's half second of rest after each move: two settled
+    # pictures a rest, which the tracker takes (min_span_s); half the pictures of 10 a second to render
+    render_video(game, renderer, camera, out, start=1, end=9, pace=Pace(fps=5.0))
     setup = tmp / "setup.json"
     setup.write_text(json.dumps(game.to_dict()), encoding="utf-8")
     return out, setup, [str(m) for m in game.moves[:9]]

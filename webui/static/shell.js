@@ -723,7 +723,14 @@ function genericProfile() {
 async function renderProfilePage() {
   const el = $("#view-profile");
   if (S.mod && S.mod.api.profile) return S.mod.api.profile(el);
-  if (!S.prof) { el.innerHTML = "…"; await loadProfile(); }
+  // one load at a time: a render while the profile is still loading (a live update) waits for the same
+  // load, so a second one cannot land later and wipe the boxes ticked meanwhile
+  if (!S.prof) {
+    el.innerHTML = "…";
+    if (!S.profLoading) S.profLoading = loadProfile().finally(() => { S.profLoading = null; });
+    await S.profLoading;
+  }
+  if (!S.prof) return; // left and entered again while loading: that render draws it
   if (S.prof.none) { el.innerHTML = `<section class="card"><p data-testid="prof-none">${h(S.prof.none)}</p></section>`; return; }
   el.innerHTML = genericProfile();
 }
