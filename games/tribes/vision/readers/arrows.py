@@ -66,7 +66,7 @@ import numpy as np
 from games.tribes.vision.enrollment import board_label
 from games.tribes.vision.layout import Layout
 from games.tribes.vision.observation import ArrowReading, BoardReading
-from games.tribes.vision.readers.base import FrameContext, colour_sigma, threshold_conf
+from games.tribes.vision.readers.base import FrameContext, colour_sigma, enrolled_windows, threshold_conf
 from games.tribes.vision.regions import Regions
 from vision.colour import lab, likeness
 from vision.patches import PatchSet, patch_set
@@ -298,12 +298,8 @@ class ArrowReader:
         or None when it was not enrolled."""
         if label in self._looks:
             return self._looks[label]
-        look = None
-        if self.examples is not None:
-            wins, labels = self.examples
-            sel = [i for i, lb in enumerate(labels) if lb == label]
-            if sel:
-                look = np.median(lab(np.asarray(wins[sel], np.float32)), axis=0).astype(np.float32)
+        wins = enrolled_windows(self.examples, label)
+        look = None if wins is None else np.median(lab(wins), axis=0).astype(np.float32)
         self._looks[label] = look
         return look
 

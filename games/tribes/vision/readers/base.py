@@ -66,6 +66,17 @@ def threshold_conf(value: float, threshold: float, scale: float = 0.15) -> float
     return 1.0 / (1.0 + math.exp(-abs(d) * 3))
 
 
+def enrolled_windows(examples: tuple[np.ndarray, Sequence[str]] | None, label: str) -> np.ndarray | None:
+    """The enrolled windows (float32, N x px x px x 3) of ``label`` among ``examples`` (windows and
+    their labels), or None when it was never enrolled: a tile's bare art, as the readers that judge
+    pieces against it (arrows, stones, members) take it."""
+    if examples is None:
+        return None
+    wins, labels = examples
+    sel = [i for i, lb in enumerate(labels) if lb == label]
+    return np.asarray(wins[sel], np.float32) if sel else None
+
+
 def colour_sigma(spread: float) -> float:
     """The likeness width for a colour measured with ``spread`` (Lab units) at enrollment."""
     return float(np.clip(1.6 * spread + 8.0, 10.0, 22.0))

@@ -47,6 +47,7 @@ from games.tribes.vision.readers.base import (
     FrameContext,
     colour_sigma,
     disc_mask,
+    enrolled_windows,
     template_costs,
     template_shares,
     threshold_conf,
@@ -203,12 +204,11 @@ class BoardReader:
             return None
         if label in self._bg:
             return self._bg[label]
-        wins, labels = self.examples
-        sel = [i for i, lb in enumerate(labels) if lb == label]
-        if not sel:
+        wins = enrolled_windows(self.examples, label)
+        if wins is None:
             self._bg[label] = None
             return None
-        labs = lab(np.asarray(wins[sel], np.float32))
+        labs = lab(wins)
         maps = np.stack(
             [likeness(labs, ref, colour_sigma(spread)).mean(axis=0) for _, ref, spread in self.colours]
         ).astype(np.float32)

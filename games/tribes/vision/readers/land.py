@@ -43,7 +43,13 @@ from games.tribes.rules.hexgrid import START_TRIANGLE, neighbours
 from games.tribes.vision.enrollment import EMPTY, hex_place
 from games.tribes.vision.layout import Hex
 from games.tribes.vision.observation import HexReading
-from games.tribes.vision.readers.base import ChangeCache, FrameContext, colour_sigma, threshold_conf
+from games.tribes.vision.readers.base import (
+    ChangeCache,
+    FrameContext,
+    colour_sigma,
+    enrolled_windows,
+    threshold_conf,
+)
 from games.tribes.vision.regions import COUNT_PATCH_MM, COUNT_PX, HEX_PATCH_MM, WALK_FAR, WALK_REACH
 from vision.bare import BareLook
 from vision.classify import ExampleClassifier
@@ -299,19 +305,17 @@ class LandReader:
         if key in self._bg:
             return self._bg[key]
         got = None
-        if self.examples is not None:
-            wins, labels = self.examples
-            sel = [i for i, lb in enumerate(labels) if lb == label]
-            if sel:
-                _, ref, spread = self.colours[seat]
-                maps = likeness(lab(np.asarray(wins[sel], np.float32)), ref, colour_sigma(spread))
-                bg = cv2.dilate(np.min(maps, axis=0).astype(np.float32), np.ones((3, 3), np.uint8))
-                got = _to_count_window(bg, ctx, seat)
+        wins = enrolled_windows(self.examples, label)
+        if wins is not None:
+            _, ref, spread = self.colours[seat]
+            maps = likeness(lab(wins), ref, colour_sigma(spread))
+            bg = cv2.dilate(np.min(maps, axis=0).astype(np.float32), np.ones((3, 3), np.uint8))
+            got = _to_count_window(bg, ctx, seat)
         self._bg[key] = got
         return got
 
     def _members(
-        self, ctx: FrameContext, tiles: list[tuple[int, Hex]], labels: list[str] | None = None
+        self, ctx: FrameContext, tiles: list[tuple[int, Hex]], labels: list[str]
     ) -> dict[tuple[int, Hex], tuple[int, float]]:
         out: dict[tuple[int, Hex], tuple[int, float]] = {}
         if not tiles:
@@ -334,7 +338,7 @@ class LandReader:
             idx = [j for j, i in enumerate(misses) if tiles[i][0] == seat]
             _, ref, spread = self.colours[seat]
             like[idx] = likeness(labs[idx], ref, colour_sigma(spread))
-        if self.member_art > 0 and labels is not None and self.examples is not None:
+        if self.member_art > 0 and self.examples is not None:
             # the tile's own art, as far as it looks like the seat's colour, is not a member
             for j, i in enumerate(misses):
                 bg = self._background(ctx, labels[i], tiles[i][0])
