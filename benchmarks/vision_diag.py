@@ -20,7 +20,8 @@ comparable with earlier runs (a drifting session is cached under a name of its o
 varied`` renders members as rings, heaps or grids per hex, some leaning or lying
 (``benchmarks/vision_eval.py``); such sessions are cached under names of their own too. ``--models
 DIR`` reads with the models of ``DIR`` (models.json and the onnx files) instead of the shipped ones:
-to compare candidates. ``--family F`` turns the packs' faces into art family ``F``
+to compare candidates. ``--re-enroll`` makes each cached session's enrollment again with the code as it is (the frames
+stay cached): to try a change to the enrollment. ``--family F`` turns the packs' faces into art family ``F``
 (``games.tribes.sim.families``; the tuning set then uses ``classic`` and ``bold`` in turn, the
 evaluation set the held-out pack), cached under names of their own.
 """
@@ -77,7 +78,7 @@ def sessions(a: argparse.Namespace) -> Any:
         tag = f"{'-drift' if drift else ''}{'-' + a.piles if a.piles != 'fixed' else ''}"
         tag += f"-{a.family}" if a.family else ""
         f = cache / f"s{s:03d}-of{a.of}-f{a.frames}{tag}.pkl"
-        if f.exists():
+        if f.exists() and not a.re_enroll:
             yield pickle.loads(f.read_bytes())
             continue
         if a.set == "eval":
@@ -112,6 +113,10 @@ def sessions(a: argparse.Namespace) -> Any:
         if pack.name not in photos:
             photos[pack.name] = photographed_pack(pack, seated)
         enr = enroll_session(renderer, game, cond, photos[pack.name], seated)
+        if f.exists():  # --re-enroll: the cached frames with an enrollment made by the code as it is now
+            name, cached_layout, _old, cached_frames = pickle.loads(f.read_bytes())
+            yield name, cached_layout, enr, cached_frames
+            continue
         frames = []
         picks = np.linspace(2, len(game.states) - 1, a.frames).round().astype(int)
         for i, mv in enumerate(picks):
@@ -210,6 +215,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--family", help="turn the packs into this art family (games.tribes.sim.families; tune: classic, bold)"
+    )
+    ap.add_argument(
+        "--re-enroll",
+        action="store_true",
+        help="enroll cached sessions again (their frames kept): to try a change to the enrollment",
     )
     ap.add_argument("--piles", choices=PILES, default="fixed", help="how members stand on a hex (default: the grid)")
     ap.add_argument("--models", help="folder of models.json and *.onnx (default: the shipped models)")

@@ -377,6 +377,17 @@ def _read_enrollment(p: Path) -> Any:
 # --- building one --------------------------------------------------------------------------------
 JITTER = ((0.0, 0.0, 0.0), (1.2, 0.0, 2.0), (-1.2, 0.6, -2.0), (0.0, -1.2, 3.0), (0.6, 1.2, -3.0))
 """Shifts (mm) and turns (degrees) of the windows cut around each enrolled place."""
+PACK_GAIN_MIDDLE = 0.5
+"""The middle of a face (this share of its size, square) is what a pack's face and the table's
+windows of it are compared on (:meth:`Enroller._pack_gain`): clear of the edge, the table around it
+and small misplacements."""
+PACK_GAIN_TONES = (5, 15, 30, 50, 70, 85, 95)
+"""The tones (percentiles per channel) of a face compared between the pack and the table."""
+PACK_GAIN_SPREAD = 0.06
+"""When the faces miss the fitted gains by more than this (the median face's median miss, on the
+0..1 scale), the gains are not trusted and the pack is enrolled as it is."""
+PACK_GAIN_MAX = 2.0
+"""Gains are kept within 1/this .. this."""
 
 
 def _jittered(ps: PatchSet, jitter: Sequence[tuple[float, float, float]] = JITTER) -> PatchSet:
@@ -424,6 +435,11 @@ class Enroller:
         self.windows: dict[str, list[np.ndarray]] = {g: [] for g in GROUPS}
         self.labels: dict[str, list[str]] = {g: [] for g in GROUPS}
         self.frame_labels: dict[str, set[str]] = {g: set() for g in GROUPS}  # learned from frames
+        self.frame_parts: dict[str, list[tuple[np.ndarray, list[str]]]] = {g: [] for g in GROUPS}
+        """Per group, the windows the frames gave (with their labels): what a pack is matched to."""
+        self.pack_gains: list[tuple[str, np.ndarray, int]] = []
+        """Per art pack added: (source, the BGR gains its faces were brought to the table with, how
+        many faces seen both on the table and in the pack the gains come from)."""
         self.seats: dict[int, str] = {}
         self.colour_samples: dict[str, list[tuple[np.ndarray, float]]] = {}
         self.shell_samples: list[np.ndarray] = []
@@ -470,11 +486,15 @@ class Enroller:
                 raise EnrollmentError(source, "seats", f"seat {s} was {self.seats[s]!r} before, now {c!r}")
             self.seats[s] = c
         before = {g: len(self.labels[g]) for g in GROUPS}
+        parts = {g: len(self.windows[g]) for g in GROUPS}
         self._land(image, reg, norm, labels, seats)
         self._row(image, reg, norm, labels)
         self._board(image, reg, norm, labels)
         for g in GROUPS:
             self.frame_labels[g].update(self.labels[g][before[g] :])
+            if len(self.windows[g]) > parts[g]:
+                wins = np.concatenate(self.windows[g][parts[g] :])
+                self.frame_parts[g].append((wins, list(self.labels[g][before[g] :])))
         self._colours(image, reg, norm, labels, seats, table)
         self.sources.append(source)
         return reg
@@ -626,21 +646,71 @@ class Enroller:
             raise EnrollmentError(source, "", "add a table frame before an art pack (the table colour comes from it)")
         table = np.median(np.stack(self.table_samples), axis=0)
         keys = list(faces) if faces is not None else sorted(pack.faces)
+        for key in keys:
+            if pack.faces.get(key) is None:
+                raise EnrollmentError(source, key, "the pack has no such face")
+        gain, matched = self._pack_gain(pack, keys, table)
+        self.pack_gains.append((source, gain, matched))
+        if matched:
+            self.notes.append(
+                f"{source}: faces brought to the table's exposure and white point by gains "
+                f"B {gain[0]:.2f} G {gain[1]:.2f} R {gain[2]:.2f} (from {matched} faces the frames showed too)"
+            )
         if only_missing:
             keys = [k for k in keys if not self.shown_by_frames(k)]
         n = 0
         for key in keys:
-            img = pack.faces.get(key)
-            if img is None:
-                raise EnrollmentError(source, key, "the pack has no such face")
             group, label, size, hexagonal, side = self._face_target(key)
             if group is None:
                 continue
-            wins = [face_window(img, size, side, EMBED_PX, hexagonal, table, j) for j in range(len(JITTER))]
+            img = pack.faces[key]
+            wins = [face_window(img, size, side, EMBED_PX, hexagonal, table, j, gain) for j in range(len(JITTER))]
             self._add(group, np.stack(wins), [label] * len(wins))
             n += 1
         self.sources.append(source)
         return n
+
+    def _pack_gain(self, pack: Any, keys: Sequence[str], table: np.ndarray) -> tuple[np.ndarray, int]:
+        """``(BGR gains, faces matched)``: what brings the pack's faces to the table's exposure and
+        white point. A photo of a tile on the capture paper is balanced on the paper, not on the tile,
+        and keeps whatever the photo's lamp and the card's finish give it (a pale face came out darker
+        and pinker than the camera sees it on the table): so each face that both the pack and the
+        frames show (the setup's starting tiles, action tiles, era-1 achievements and the backs of
+        later eras) is compared with the table's windows of it, tone for tone (the percentiles
+        :data:`PACK_GAIN_TONES` of the middle of the face, per channel), and the median ratio over
+        all faces' tones is the gain. A face that misses the gains by far (cut or named wrongly) is
+        left out of a second fit. No face seen on both, or faces that disagree from face to face
+        (:data:`PACK_GAIN_SPREAD`): gains of 1, the pack as it is. A gain and an offset per channel
+        (contrast too) were tried and lost to the gain alone on the tuning set
+        (``benchmarks/vision_diag.py --set tune --re-enroll``)."""
+        xs, ys = [], []
+        for key in keys:
+            group, label, size, hexagonal, side = self._face_target(key)
+            if group is None or label not in self.frame_labels[group]:
+                continue
+            seen = [w[[x == label for x in lab_]] for w, lab_ in self.frame_parts[group]]
+            table_wins = np.concatenate([w for w in seen if len(w)]).astype(np.float32)
+            made = face_window(pack.faces[key], size, side, EMBED_PX, hexagonal, table)
+            r = max(1, round(PACK_GAIN_MIDDLE * size / side * EMBED_PX / 2))
+            c = EMBED_PX // 2
+            ys.append(np.percentile(table_wins[:, c - r : c + r, c - r : c + r].reshape(-1, 3), PACK_GAIN_TONES, 0))
+            xs.append(np.percentile(made[c - r : c + r, c - r : c + r].reshape(-1, 3), PACK_GAIN_TONES, 0))
+        one = np.ones(3, np.float32)
+        if not xs:
+            return one, 0
+        x, y = np.stack(xs), np.stack(ys)  # faces x tones x channels
+        gain = _fit_gain(x, y)
+        miss = np.median(np.abs(x * gain - y), axis=(1, 2))  # each face's own misfit
+        keep = miss <= max(3 * float(np.median(miss)), 0.02)
+        if 1 < keep.sum() < len(keep):
+            gain = _fit_gain(x[keep], y[keep])
+        if len(xs) > 1 and float(np.median(miss)) > PACK_GAIN_SPREAD:
+            self.notes.append(
+                "the art pack's faces and the same faces on the table disagree in colour from face to face "
+                "(a face cut or named wrongly?): the pack is enrolled as it is"
+            )
+            return one, 0
+        return gain, len(xs)
 
     def _face_target(self, key: str) -> tuple[str | None, str, float, bool, float]:
         lay, reg = self.layout, self.regions
@@ -737,12 +807,27 @@ def _median_points(samples: Sequence[np.ndarray]) -> np.ndarray:
     return np.asarray(rows, np.float32).reshape(-1, 5)
 
 
+def _fit_gain(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Per channel the gain taking the tones ``x`` to ``y`` (faces x tones x channels): the median
+    ratio, within 1/:data:`PACK_GAIN_MAX` .. :data:`PACK_GAIN_MAX`."""
+    ratio = y.reshape(-1, 3) / np.maximum(x.reshape(-1, 3), 0.05)
+    return np.clip(np.median(ratio, axis=0), 1 / PACK_GAIN_MAX, PACK_GAIN_MAX).astype(np.float32)
+
+
 def face_window(
-    face: np.ndarray, size_mm: float, side_mm: float, px: int, hexagonal: bool, table_lab: np.ndarray, jitter: int = 0
+    face: np.ndarray,
+    size_mm: float,
+    side_mm: float,
+    px: int,
+    hexagonal: bool,
+    table_lab: np.ndarray,
+    jitter: int = 0,
+    gain: np.ndarray | None = None,
 ) -> np.ndarray:
     """A window like the recognizer cuts from a frame, made from a tile face image: the face at
     ``size_mm`` (hexagons: flat to flat; the image's width spans corner to corner) centred on a
-    ``side_mm`` window of table colour, softened to about one camera pixel per millimetre.
+    ``side_mm`` window of table colour, softened to about one camera pixel per millimetre; the face's
+    BGR times ``gain`` (default 1: see :meth:`Enroller._pack_gain`).
     Returns normalised BGR float32 (px x px x 3)."""
     bg = cv2.cvtColor(np.asarray(table_lab, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3)
     hi = px * 4
@@ -756,6 +841,8 @@ def face_window(
     m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), -dr, scale)
     m[:, 2] += np.array([(hi - 1) / 2 + dx * k, (hi - 1) / 2 + dy * k]) - np.array([(w - 1) / 2, (h - 1) / 2])
     src = face.astype(np.float32) / 255.0
+    if gain is not None:
+        src = src * np.asarray(gain, np.float32).reshape(1, 1, 3)
     warped = cv2.warpAffine(src, m, (hi, hi), flags=cv2.INTER_AREA)
     mask = np.zeros((h, w), np.float32)
     if hexagonal:
