@@ -147,3 +147,9 @@ def test_enroll_pack_takes_only_the_faces_the_table_did_not_show(files, tmp_path
     taken, skipped = (int(w) for w in re.findall(r"took (\d+) face\(s\).*skipped (\d+)", line)[0])
     assert skipped >= len(shown) and taken > 0
     assert f"pack {pack}: took all {taken + skipped} faces (--pack-all" in outs["all"]
+    # the faces the table showed too set the pack's gains, which the notes report
+    gains = re.findall(
+        rf"note: {re.escape(str(pack))}: faces brought to .* by gains B ([\d.]+) G ([\d.]+) R ([\d.]+)", outs["pack"]
+    )
+    assert len(gains) == 1 and all(0.5 <= float(g) <= 2.0 for g in gains[0])
+    assert "faces brought to" not in outs["none"]
