@@ -23,7 +23,17 @@ Tile types come from the features of each window compared with the enrolled exam
 table that enrollment saw at that very hex (:class:`~vision.bare.BareLook`): one that still looks
 like it is bare, whatever it might resemble (a table of a tile's colour, a changed light, a
 neighbour reaching in), and the walk does not go on from it — nor is it classified at all, which
-spares the tile model the ring of bare hexes around every land. Members are counted on tiles only, by the counting
+spares the tile model the ring of bare hexes around every land. Where enrollment saw no bare table
+(most of the table, away from the lands at setup), a window the tile model reads as a tile must also
+show the tile's **outline** (:mod:`vision.outline`): an edge across at least ``OUTLINE_SIDES`` of its
+six sides, stronger than ``OUTLINE_EDGE`` and than the table's own texture (wood grain shows "sides"
+too: measured on the enrolled windows of bare table). One that does not — a pale, mottled cloth the
+tile model takes for pale gold art — is reported at confidence ``OUTLINE_CAP`` (0.5: no evidence for
+the tracker) and the walk does not go on from it, so no chain of phantom tiles crosses the table.
+Measured on the tuning set (``benchmarks/vision_diag.py --set tune``, pale art; 0.12 between the
+phantoms' second-strongest side, at most 0.082, and real tiles', at least 0.155 on dark art on a
+dark table): confident phantom tiles 46 -> 0, phantom tiles 345 -> 12, and no real tile held back
+on any of the tuning or evaluation families. Members are counted on tiles only, by the counting
 model fed with the window and a likeness map to the seat's enrolled colour, less half of what the
 bare tile of the type read there shows of that colour (``MEMBER_ART``: dark art is not taken for
 black members). Members of other colours on a seat's land are not counted (the rules keep each
@@ -50,10 +60,11 @@ from games.tribes.vision.readers.base import (
     enrolled_windows,
     threshold_conf,
 )
-from games.tribes.vision.regions import COUNT_PATCH_MM, COUNT_PX, HEX_PATCH_MM, WALK_FAR, WALK_REACH
+from games.tribes.vision.regions import COUNT_PATCH_MM, COUNT_PX, EMBED_PX, HEX_PATCH_MM, WALK_FAR, WALK_REACH
 from vision.bare import BareLook
 from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
+from vision.outline import Outline
 
 BARE_SAME = 0.1
 """A window read as a tile is bare table when less than this share of its inner disc differs from
@@ -73,6 +84,20 @@ shows by half. Chosen on the tuning set (``benchmarks/vision_diag.py --set tune 
 pale), 1.0 63 / 91 / 113, 0.5 with the enrolled examples' median 61 / 89 / 114, **0.5 with their
 minimum 59 / 93 / 114** (taken: a member standing on one enrolled example cannot teach its colour
 as the tile's art); every other fact the same."""
+
+
+OUTLINE_EDGE = 0.12
+"""A side of a hex window shows a tile's edge when its strength (:class:`vision.outline.Outline`)
+reaches this — or :data:`OUTLINE_TEXTURE` times the table's own texture, where that is more."""
+OUTLINE_TEXTURE = 1.2
+"""How much stronger than the table's own texture an edge must be: the table's texture is the 90th
+percentile, over the enrolled windows of bare table, of a window's median side strength (wood grain
+or a mottled cloth shows "sides" of its own)."""
+OUTLINE_SIDES = 2
+"""A tile read in a window showing fewer sides of its outline than this is capped (:data:`OUTLINE_CAP`)
+and the walk does not go on from it."""
+OUTLINE_CAP = 0.5
+"""The highest confidence of a tile read in a window that shows too little of a tile's outline."""
 
 
 class Encoder(Protocol):
@@ -119,6 +144,15 @@ class LandReader:
         self.bare = bare if bare is not None and len(bare) else None
         self.last_bare: dict[tuple[int, Hex], float] = {}
         """The disagreement with its bare look of every hex window read afresh in the last frame."""
+        self.outline = Outline(EMBED_PX, 6, 20.0 / HEX_PATCH_MM, 30.0, 2.0 / HEX_PATCH_MM)
+        self.outline_edge = OUTLINE_EDGE
+        bare_examples = enrolled_windows(examples, EMPTY)
+        if bare_examples is not None:
+            texture = float(np.percentile(np.median(self.outline.strengths(bare_examples), axis=1), 90))
+            self.outline_edge = max(OUTLINE_EDGE, OUTLINE_TEXTURE * texture)
+        self.last_outline: dict[tuple[int, Hex], int] = {}
+        """How many sides of its outline showed, for every hex window read afresh as a tile in the
+        last frame."""
         self.classifiers = dict(classifiers)  # per seat: examples prepared with that seat's colour hidden
         self.counter = counter
         self.colours = dict(colours)  # seat -> (colour name, Lab, spread)
@@ -171,6 +205,7 @@ class LandReader:
         t0 = time.perf_counter()
         results: dict[tuple[int, Hex], tuple[str, float, float]] = {}
         self.last_bare = {}
+        self.last_outline = {}
         hidden: set[str] = set()
         visited: set[tuple[int, Hex]] = set()
         frontier = [(s, h) for s in seats for h in START_TRIANGLE]
@@ -224,11 +259,12 @@ class LandReader:
                             b = int(p.argmax())
                             p_empty = float(p[empty_col]) if empty_col is not None else 0.0
                             results[c] = (cls.classes[b], float(p[b]), p_empty)
+                    self._outline_check(results, [cells[i] for i in todo], windows[todo])
                 if thumbs is not None and self.cache is not None:
                     for i in misses:
                         self.cache.put(cells[i], thumbs[i], results[cells[i]])
                 for c in cells:
-                    if results[c][0] != EMPTY:
+                    if results[c][0] != EMPTY and self.last_outline.get(c, OUTLINE_SIDES) >= OUTLINE_SIDES:
                         for n in neighbours(c[1]):
                             cell = (c[0], n)
                             if cell in visited:
@@ -268,6 +304,25 @@ class LandReader:
                 )
             )
         return out, hidden
+
+    def _outline_check(
+        self,
+        results: dict[tuple[int, Hex], tuple[str, float, float]],
+        cells: list[tuple[int, Hex]],
+        windows: np.ndarray,
+    ) -> None:
+        """Caps at :data:`OUTLINE_CAP` the confidence of the tiles among ``cells`` (read afresh, their
+        ``windows``) whose window shows no side of a tile's outline (:mod:`vision.outline`)."""
+        tiles = [i for i, c in enumerate(cells) if results[c][0] != EMPTY]
+        if not tiles:
+            return
+        shown = self.outline.shown(windows[tiles], self.outline_edge)
+        for i, n in zip(tiles, shown, strict=True):
+            c = cells[i]
+            self.last_outline[c] = int(n)
+            if n < OUTLINE_SIDES:
+                label, conf, p_empty = results[c]
+                results[c] = (label, min(conf, OUTLINE_CAP), max(p_empty, 1.0 - OUTLINE_CAP))
 
     def _bare_screen(
         self,

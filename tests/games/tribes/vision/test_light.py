@@ -80,9 +80,12 @@ def test_a_table_enrolled_under_one_light_reads_right_under_another(new_light_fr
     lay, prof = default_layout(), default_profile()
     fixed = Recognizer(lay, prof, cs.enrollment(), stream=False, follow_light=False)
     before = score(fixed.read(new_light_frame.image), truth)
-    # with the normalisation fixed by the (spoilt) patch alone, bare table reads as tiles
+    # with the normalisation fixed by the (spoilt) patch alone, bare table reads as tiles (the tiles'
+    # outline holds most of them back, not those beside the lands, whose tiles' edges show) and the
+    # tiles are misread
     assert before[PHANTOM_TILES][1] - before[PHANTOM_TILES][0] >= 20
-    assert before[CONFIDENT_PHANTOMS][1] - before[CONFIDENT_PHANTOMS][0] >= 20
+    assert before[CONFIDENT_PHANTOMS][1] - before[CONFIDENT_PHANTOMS][0] >= 10
+    assert before["tile type per hex"][1] - before["tile type per hex"][0] >= 20
     rec = Recognizer(lay, prof, cs.enrollment(), stream=False)
     obs = rec.read(new_light_frame.image)
     after = score(obs, truth)

@@ -1,0 +1,143 @@
+"""A tile shows its outline; bare table does not (:mod:`vision.outline`): a tile read where the window
+shows too little of a tile's outline is never confident, and the land reader's walk stops there."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+import tests.games.tribes.vision.camera_scenes as cs
+from games.tribes.rules.hexgrid import neighbours
+from games.tribes.rules.profile import default_profile
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.observation import observation_from_truth
+from games.tribes.vision.readers import land
+from games.tribes.vision.recognizer import Recognizer
+from games.tribes.vision.regions import EMBED_PX, HEX_PATCH_MM
+from vision.outline import Outline
+
+HEX = Outline(EMBED_PX, 6, 20.0 / HEX_PATCH_MM, 30.0, 2.0 / HEX_PATCH_MM)
+
+
+def _mottled(seed: int, px: int = EMBED_PX) -> np.ndarray:
+    """A pale, cloudy table: smooth blotches, a little grain (normalised BGR)."""
+    rng = np.random.default_rng(seed)
+    low = cv2.resize(rng.uniform(0.75, 0.95, (5, 5, 3)).astype(np.float32), (px, px), interpolation=cv2.INTER_CUBIC)
+    return np.clip(low + rng.normal(0, 0.01, (px, px, 3)), 0, 1).astype(np.float32)
+
+
+def _hexagon(win: np.ndarray, sides: list[int], shade: float = 0.55) -> np.ndarray:
+    """``win`` with the given sides of the window's hexagon drawn as a thin darker line."""
+    out = win.copy()
+    c = (EMBED_PX - 1) / 2
+    r = 20.0 / HEX_PATCH_MM * EMBED_PX / math.cos(math.pi / 6)  # centre to corner
+    corners = [(c + r * math.cos(math.radians(60 * k)), c + r * math.sin(math.radians(60 * k))) for k in range(6)]
+    for k in sides:  # side k's normal points at 30 + 60 k degrees: between corners k and k + 1
+        a, b = corners[k], corners[(k + 1) % 6]
+        line = np.zeros((EMBED_PX, EMBED_PX), np.float32)
+        cv2.line(
+            line, (round(a[0] * 16), round(a[1] * 16)), (round(b[0] * 16), round(b[1] * 16)), 1.0, 1, cv2.LINE_AA, 4
+        )
+        out = out * (1 - (1 - shade) * line[..., None])
+    return out
+
+
+def test_the_sides_of_a_drawn_hexagon_are_counted_and_a_cloudy_table_shows_none():
+    for seed in range(5):
+        table = _mottled(seed)
+        assert HEX.shown(table[None], land.OUTLINE_EDGE)[0] == 0
+        assert HEX.shown(_hexagon(table, list(range(6)))[None], land.OUTLINE_EDGE)[0] == 6
+        assert HEX.shown(_hexagon(table, [0, 1, 2])[None], land.OUTLINE_EDGE)[0] == 3
+        # a faint line (a pale tile's seam) still counts; the table's own blotches never do
+        assert HEX.shown(_hexagon(table, list(range(6)), shade=0.8)[None], land.OUTLINE_EDGE)[0] == 6
+
+
+@pytest.fixture(scope="module")
+def scene():
+    fr = cs.frame(60)
+    rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), features="histogram", stream=False)
+    rec.read(fr.image)
+    return fr, rec
+
+
+def test_on_a_rendered_table_every_tile_shows_its_outline_and_open_table_does_not(scene):
+    fr, rec = scene
+    truth = observation_from_truth(fr.truth)
+    tiles = {(h.seat, h.hex) for h in truth.hexes if h.tile}
+    # open table: hexes of the land areas with no tile next to them
+    open_table = [
+        (s, h)
+        for s in rec.seats
+        for h in rec.regions.area_hexes(s)
+        if (s, h) not in tiles and not any((s, n) in tiles for n in neighbours(h))
+    ][::5]
+    cells = sorted(tiles) + open_table
+    ps = rec.regions.hex_patches(cells)
+    reg = rec.last_result.registration
+    assert rec.sampler.inside(reg, ps).all()
+    edge = rec.land.outline_edge  # the oak's grain raises it above the floor
+    assert edge > land.OUTLINE_EDGE
+    shown = HEX.shown(rec.last_norm.apply(rec.sampler.sample(fr.image, reg, ps)), edge)
+    assert len(tiles) > 20 and len(open_table) > 20
+    assert (shown[: len(tiles)] >= land.OUTLINE_SIDES).all()
+    # open table shows no outline, bar a few hexes by a marker, the supply or a passing piece
+    assert (shown[len(tiles) :] < land.OUTLINE_SIDES).mean() > 0.9
+
+
+class _AllGold:
+    """A tile model fooled into reading gold everywhere (a table that looks like gold art)."""
+
+    def __init__(self, real):
+        self.classes = real.classes
+        self.gold = real.classes.index("resource:gold")
+
+    def __len__(self):
+        return len(self.classes)
+
+    def column(self, name):
+        return self.classes.index(name) if name in self.classes else None
+
+    def probabilities(self, feats):
+        p = np.full((len(feats), len(self.classes)), 0.001)
+        p[:, self.gold] = 1.0
+        return p / p.sum(axis=1, keepdims=True)
+
+
+def _fooled_reading(monkeypatch, sides: int):
+    monkeypatch.setattr(land, "OUTLINE_SIDES", sides)
+    fr = cs.frame(60)
+    rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), features="histogram", stream=False)
+    rec.land.bare = None  # nor does the bare table's look hold it back
+    rec.land.classifiers = {s: _AllGold(c) for s, c in rec.land.classifiers.items()}
+    obs = rec.read(fr.image)
+    truth = {(h.seat, h.hex) for h in observation_from_truth(fr.truth).hexes if h.tile}
+    return obs, truth, rec.land.last_outline
+
+
+def _ring(c, truth) -> int:
+    """1: next to a real tile of its land; 2: next to such a hex; 3: farther."""
+    near = {(c[0], n) for n in neighbours(c[1])}
+    if near & truth:
+        return 1
+    return 2 if any({(c[0], m) for m in neighbours(n[1])} & truth for n in near) else 3
+
+
+def test_a_tile_model_fooled_everywhere_reports_no_confident_phantom_off_the_land(monkeypatch):
+    def phantoms(sides: int):
+        obs, truth, outline = _fooled_reading(monkeypatch, sides)
+        read = {(h.seat, h.hex): h for h in obs.hexes if h.tile}
+        assert truth <= set(read)  # every real tile is still read (as gold, by this model) …
+        assert all(outline[c] >= sides for c in truth)  # … and none is held back by its outline
+        return [(c, read[c].tile_conf > land.OUTLINE_CAP, _ring(c, truth)) for c in read if c not in truth]
+
+    sides = land.OUTLINE_SIDES
+    without, with_ = phantoms(0), phantoms(sides)
+    # without the outline, confident phantoms lie off the land (a ring out) and the walk crosses the table
+    assert any(sure and ring > 1 for _, sure, ring in without)
+    # with it: a hex next to the land shares sides with its tiles (their edges show) and may pass;
+    # none farther out is confident, and the walk stops early
+    assert all(ring == 1 for _, sure, ring in with_ if sure)
+    assert len(with_) < len(without) / 3
