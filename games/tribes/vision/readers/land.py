@@ -32,7 +32,7 @@ tile model takes for pale gold art — is reported at confidence ``OUTLINE_CAP``
 the tracker) and the walk does not go on from it, so no chain of phantom tiles crosses the table.
 Measured on the tuning set (``benchmarks/vision_diag.py --set tune``, pale art; 0.12 between the
 phantoms' second-strongest side, at most 0.082, and real tiles', at least 0.155 on dark art on a
-dark table): confident phantom tiles 46 -> 0, phantom tiles 345 -> 12, and no real tile held back
+dark table): confident phantom tiles 46 -> 0, phantom tiles 345 -> 3, and no real tile held back
 on any of the tuning or evaluation families. Members are counted on tiles only, by the counting
 model fed with the window and a likeness map to the seat's enrolled colour, less half of what the
 bare tile of the type read there shows of that colour (``MEMBER_ART``: dark art is not taken for
