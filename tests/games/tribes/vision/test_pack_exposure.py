@@ -93,3 +93,15 @@ def test_a_pack_sharing_no_face_with_the_table_is_enrolled_as_it_is():
     _, gain, n = en.pack_gains[0]
     assert n == 0 and np.array_equal(gain, np.ones(3))
     assert not any("gains" in x for x in en.notes)
+
+
+def test_faces_that_disagree_among_themselves_leave_the_pack_as_it_is(enrolled):
+    faces = _faces()
+    shown = sorted(k for k in faces if enrolled["plain"].shown_by_frames(k))
+    # every other face the table showed too comes from a photo twice as bright as the rest
+    mixed = {k: np.clip(v * (0.45 if k in shown[::2] else 1.0), 0, 255).astype(np.uint8) for k, v in faces.items()}
+    en = _enroller()
+    en.add_pack(ArtPack("photos", mixed), source="photos")
+    _, gain, n = en.pack_gains[0]
+    assert n == 0 and np.array_equal(gain, np.ones(3))
+    assert any("disagree" in x for x in en.notes)
