@@ -23,9 +23,9 @@ Tile types come from the features of each window compared with the enrolled exam
 table that enrollment saw at that very hex (:class:`~vision.bare.BareLook`): one that still looks
 like it is bare, whatever it might resemble (a table of a tile's colour, a changed light, a
 neighbour reaching in), and the walk does not go on from it — nor is it classified at all, which
-spares the tile model the ring of bare hexes around every land. Where enrollment saw no bare table
-(most of the table, away from the lands at setup), a window the tile model reads as a tile must also
-show the tile's **outline** (:mod:`vision.outline`): an edge across at least ``OUTLINE_SIDES`` of its
+spares the tile model the ring of bare hexes around every land. A window the tile model reads as a
+tile must also show the tile's **outline** (:mod:`vision.outline`; what counts where enrollment saw
+no bare table: most of the table, away from the lands at setup): an edge across at least ``OUTLINE_SIDES`` of its
 six sides, stronger than ``OUTLINE_EDGE`` and than the table's own texture (wood grain shows "sides"
 too: measured on the enrolled windows of bare table). One that does not — a pale, mottled cloth the
 tile model takes for pale gold art — is reported at confidence ``OUTLINE_CAP`` (0.5: no evidence for
@@ -153,6 +153,9 @@ class LandReader:
         self.last_outline: dict[tuple[int, Hex], int] = {}
         """How many sides of its outline showed, for every hex window read afresh as a tile in the
         last frame."""
+        self.held_back: set[tuple[int, Hex]] = set()
+        """The hexes whose last fresh reading was a tile without its outline (kept across frames: a
+        stream's unchanged window keeps its reading, and the walk still stops there)."""
         self.classifiers = dict(classifiers)  # per seat: examples prepared with that seat's colour hidden
         self.counter = counter
         self.colours = dict(colours)  # seat -> (colour name, Lab, spread)
@@ -264,7 +267,7 @@ class LandReader:
                     for i in misses:
                         self.cache.put(cells[i], thumbs[i], results[cells[i]])
                 for c in cells:
-                    if results[c][0] != EMPTY and self.last_outline.get(c, OUTLINE_SIDES) >= OUTLINE_SIDES:
+                    if results[c][0] != EMPTY and c not in self.held_back:
                         for n in neighbours(c[1]):
                             cell = (c[0], n)
                             if cell in visited:
@@ -312,7 +315,9 @@ class LandReader:
         windows: np.ndarray,
     ) -> None:
         """Caps at :data:`OUTLINE_CAP` the confidence of the tiles among ``cells`` (read afresh, their
-        ``windows``) whose window shows no side of a tile's outline (:mod:`vision.outline`)."""
+        ``windows``) whose window shows fewer than :data:`OUTLINE_SIDES` sides of a tile's outline
+        (:mod:`vision.outline`), and marks them :attr:`held_back`."""
+        self.held_back.difference_update(cells)
         tiles = [i for i, c in enumerate(cells) if results[c][0] != EMPTY]
         if not tiles:
             return
@@ -321,6 +326,7 @@ class LandReader:
             c = cells[i]
             self.last_outline[c] = int(n)
             if n < OUTLINE_SIDES:
+                self.held_back.add(c)
                 label, conf, p_empty = results[c]
                 results[c] = (label, min(conf, OUTLINE_CAP), max(p_empty, 1.0 - OUTLINE_CAP))
 

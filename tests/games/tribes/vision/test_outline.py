@@ -141,3 +141,19 @@ def test_a_tile_model_fooled_everywhere_reports_no_confident_phantom_off_the_lan
     # none farther out is confident, and the walk stops early
     assert all(ring == 1 for _, sure, ring in with_ if sure)
     assert len(with_) < len(without) / 3
+
+
+def test_a_window_unchanged_since_the_last_frame_keeps_the_walk_stopped():
+    """A stream re-reads only the windows that changed: a tile held back by its outline stays held
+    back when its window comes from that cache, and the walk does not go on from it then either."""
+    fr = cs.frame(60)
+    rec = Recognizer(
+        default_layout(), default_profile(), cs.enrollment(), features="histogram", stream=False, cache=True
+    )
+    rec.land.bare = None
+    rec.land.classifiers = {s: _AllGold(c) for s, c in rec.land.classifiers.items()}
+    first = {(h.seat, h.hex): h.tile_conf for h in rec.read(fr.image).hexes if h.tile}
+    assert rec.land.held_back
+    second = {(h.seat, h.hex): h.tile_conf for h in rec.read(fr.image).hexes if h.tile}
+    assert not rec.land.last_outline  # nothing was read afresh
+    assert second == first
