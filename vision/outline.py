@@ -56,8 +56,8 @@ class Outline:
             n = np.array([math.cos(a), math.sin(a)])
             t = np.array([-n[1], n[0]])
             p = (n[None, None] * radii[None, :, None] + t[None, None] * ts[:, None, None]) * px + c
-            xs.append(np.clip(np.rint(p[..., 0]), 0, px - 1).astype(np.intp))
-            ys.append(np.clip(np.rint(p[..., 1]), 0, px - 1).astype(np.intp))
+            xs.append(np.rint(p[..., 0]).astype(np.intp))
+            ys.append(np.rint(p[..., 1]).astype(np.intp))
             nx.append(n[0])
             ny.append(n[1])
         self._x = np.stack(xs)  # sides x points x radii

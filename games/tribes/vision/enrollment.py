@@ -492,9 +492,10 @@ class Enroller:
         self._board(image, reg, norm, labels)
         for g in GROUPS:
             self.frame_labels[g].update(self.labels[g][before[g] :])
-            if len(self.windows[g]) > parts[g]:
-                wins = np.concatenate(self.windows[g][parts[g] :])
-                self.frame_parts[g].append((wins, list(self.labels[g][before[g] :])))
+            start = before[g]
+            for wins in self.windows[g][parts[g] :]:  # the arrays this frame added (not copied)
+                self.frame_parts[g].append((wins, self.labels[g][start : start + len(wins)]))
+                start += len(wins)
         self._colours(image, reg, norm, labels, seats, table)
         self.sources.append(source)
         return reg

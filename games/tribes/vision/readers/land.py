@@ -98,6 +98,10 @@ OUTLINE_SIDES = 2
 and the walk does not go on from it."""
 OUTLINE_CAP = 0.5
 """The highest confidence of a tile read in a window that shows too little of a tile's outline."""
+HEX_OUTLINE = Outline(EMBED_PX, 6, 20.0 / HEX_PATCH_MM, 30.0, 2.0 / HEX_PATCH_MM)
+"""The outline of a tile in a hex window: 20 mm from the centre to each flat side (flat to flat 40 mm,
+as the window's 48 mm, at the layout's scale), the first side's normal at 30 degrees, looked for
+within 2 mm of it."""
 
 
 class Encoder(Protocol):
@@ -144,11 +148,10 @@ class LandReader:
         self.bare = bare if bare is not None and len(bare) else None
         self.last_bare: dict[tuple[int, Hex], float] = {}
         """The disagreement with its bare look of every hex window read afresh in the last frame."""
-        self.outline = Outline(EMBED_PX, 6, 20.0 / HEX_PATCH_MM, 30.0, 2.0 / HEX_PATCH_MM)
         self.outline_edge = OUTLINE_EDGE
         bare_examples = enrolled_windows(examples, EMPTY)
         if bare_examples is not None:
-            texture = float(np.percentile(np.median(self.outline.strengths(bare_examples), axis=1), 90))
+            texture = float(np.percentile(np.median(HEX_OUTLINE.strengths(bare_examples), axis=1), 90))
             self.outline_edge = max(OUTLINE_EDGE, OUTLINE_TEXTURE * texture)
         self.last_outline: dict[tuple[int, Hex], int] = {}
         """How many sides of its outline showed, for every hex window read afresh as a tile in the
@@ -321,7 +324,7 @@ class LandReader:
         tiles = [i for i, c in enumerate(cells) if results[c][0] != EMPTY]
         if not tiles:
             return
-        shown = self.outline.shown(windows[tiles], self.outline_edge)
+        shown = HEX_OUTLINE.shown(windows[tiles], self.outline_edge)
         for i, n in zip(tiles, shown, strict=True):
             c = cells[i]
             self.last_outline[c] = int(n)

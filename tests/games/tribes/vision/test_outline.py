@@ -17,9 +17,8 @@ from games.tribes.vision.observation import observation_from_truth
 from games.tribes.vision.readers import land
 from games.tribes.vision.recognizer import Recognizer
 from games.tribes.vision.regions import EMBED_PX, HEX_PATCH_MM
-from vision.outline import Outline
 
-HEX = Outline(EMBED_PX, 6, 20.0 / HEX_PATCH_MM, 30.0, 2.0 / HEX_PATCH_MM)
+HEX = land.HEX_OUTLINE
 
 
 def _mottled(seed: int, px: int = EMBED_PX) -> np.ndarray:
