@@ -3,11 +3,14 @@
 A diagnostic for the templates, on the sessions of ``benchmarks/vision_diag.py`` (the same options and
 the same cache, so frames rendered there are read, not rendered again). Every occupied row slot of
 every frame is cut as the row reader cuts it, and compared with the session's enrolled row windows:
-the tile whose template disagrees least, by the fine look, the coarse look and the two joined, is
-counted right or wrong, by the shells lying on the slot. Run from the repository root::
+the tile whose template disagrees least, by the fine look, the coarse look, the structure look, the
+fine and coarse joined (as before the structure look), all three joined, and as the row reader joins
+them (the structure look left out under ``row.STRUCTURE_SHELLS`` shells or more), is counted right or
+wrong, by kind (an action tile is compared with the action tiles, an event with the events, as the
+row's assignment keeps them apart) and by the shells lying on the slot. Run from the repository root::
 
-    PYTHONPATH=. python benchmarks/template_eval.py --set tune --sessions 8 --every 3 --frames 8 --family dark
-    PYTHONPATH=. python benchmarks/template_eval.py --set eval --sessions 8 --every 3 --frames 8
+    PYTHONPATH=. python benchmarks/template_eval.py --set tune --family dark --re-enroll
+    PYTHONPATH=. python benchmarks/template_eval.py --set eval --family pale --re-enroll
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from games.tribes.vision.readers import row as row_reader
 from games.tribes.vision.recognizer import Recognizer
 from vision.templates import TemplateMatcher
 
-LOOKS = ("fine", "coarse", "joined")
+LOOKS = ("fine", "coarse", "structure", "fine+coarse", "joined", "as the row joins them")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=8)
     ap.add_argument("--cache", default="/tmp/vision-diag")
     ap.add_argument("--family", help="turn the packs into this art family (as vision_diag)")
+    ap.add_argument(
+        "--re-enroll", action="store_true", help="enroll the cached frames again with the code as it is (vision_diag)"
+    )
     a = ap.parse_args(argv)
     # the options vision_diag's sessions read (no drift, members on the grid, shipped models)
     a.drift, a.piles, a.models = "off", "fixed", None
@@ -49,16 +55,19 @@ def main(argv: list[str] | None = None) -> int:
     cut: dict[str, np.ndarray] = {}
     original = row_reader.RowReader._use_templates
 
-    def spy(self: Any, ctx: Any, cost: Any, cols: Any, slots: Any, windows: np.ndarray) -> None:
+    def spy(self: Any, ctx: Any, cost: Any, cols: Any, slots: Any, windows: np.ndarray, *rest: Any) -> None:
         cut["windows"] = np.array(windows)
-        original(self, ctx, cost, cols, slots, windows)
+        original(self, ctx, cost, cols, slots, windows, *rest)
 
     row_reader.RowReader._use_templates = spy  # type: ignore[method-assign]
-    right: dict[str, Counter[int]] = {k: Counter() for k in LOOKS}
-    total: Counter[int] = Counter()
+    piled = row_reader.STRUCTURE_SHELLS
+    right: dict[str, Counter[tuple[str, int]]] = {k: Counter() for k in LOOKS}
+    total: Counter[tuple[str, int]] = Counter()
     for _name, seated, enr, frames in vision_diag.sessions(a):
         rec = Recognizer(seated, profile, enr, None, stream=False)
         tm = TemplateMatcher(enr.windows["row"], list(enr.labels.get("row", [])), skip=(EMPTY,))
+        two = TemplateMatcher(enr.windows["row"], list(enr.labels.get("row", [])), skip=(EMPTY,), structure=False)
+        is_event = np.array([c.startswith("event:") for c in tm.classes])
         for i, (png, truth, _kelvin, _tilt) in enumerate(frames):
             cut.clear()
             rec.read(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), frame_no=i)
@@ -70,19 +79,29 @@ def main(argv: list[str] | None = None) -> int:
             if not keep:
                 continue
             windows = cut["windows"][[slots[j].slot - 1 for j in keep]]
-            fine, coarse = tm.fine(windows), tm.coarse(windows)
-            joined = tm.disagreement(windows)
+            looks = (
+                tm.fine(windows),
+                tm.coarse(windows),
+                tm.structure_look(windows),
+                two.disagreement(windows),
+                tm.disagreement(windows),
+                tm.disagreement(windows, plain=np.array([slots[j].shells >= piled for j in keep])),
+            )
             for r, j in enumerate(keep):
-                k = min(slots[j].shells, 3)
-                total[k] += 1
-                for look, share in zip(LOOKS, (fine, coarse, joined), strict=True):
-                    right[look][k] += int(tm.classes[int(share[r].argmin())] == labels[j])
+                kind = "event" if slots[j].event else "action"
+                same = np.flatnonzero(is_event == (kind == "event"))
+                key = (kind, min(slots[j].shells, 3))
+                total[key] += 1
+                for look, share in zip(LOOKS, looks, strict=True):
+                    best = int(same[int(share[r, same].argmin())])
+                    right[look][key] += int(tm.classes[best] == labels[j])
     n = sum(total.values())
+    keys = sorted(total)
     print(f"{n} occupied row slots ({a.set}{' ' + a.family if a.family else ''})")
-    print("| look | all | " + " | ".join(f"{k}{'+' if k == 3 else ''} shells" for k in sorted(total)) + " |")
-    print("|---|---|" + "---|" * len(total))
+    print("| look | all | " + " | ".join(f"{kind}s, {k}{'+' if k == 3 else ''} shells" for kind, k in keys) + " |")
+    print("|---|---|" + "---|" * len(keys))
     for look in LOOKS:
-        cells = [f"{100 * right[look][k] / total[k]:.1f} % ({total[k]})" for k in sorted(total)]
+        cells = [f"{100 * right[look][k] / total[k]:.1f} % ({total[k]})" for k in keys]
         print(f"| {look} | {100 * sum(right[look].values()) / max(n, 1):.2f} % | " + " | ".join(cells) + " |")
     return 0
 

@@ -7,8 +7,8 @@ enrolled tile, *which share of the window's pixels would have to be covered* for
 that tile? A tile under shells disagrees with its own bare art where the shells lie and nowhere
 else; any other tile disagrees there and wherever its art differs.
 
-Two looks at that share, each right where the other is wrong, joined by their geometric mean
-(each plus ``blend``, so that a look that finds every tile alike leaves the choice to the other):
+Three looks, each right where another is wrong, joined by their geometric mean (each plus
+``blend``, so that a look that finds every tile alike leaves the choice to the others):
 
 - **Fine** (:meth:`TemplateMatcher.fine`): both windows white-balanced (each channel divided by its
   90th percentile inside the window) and turned into Lab; each example aligned to the window by the
@@ -27,11 +27,28 @@ Two looks at that share, each right where the other is wrong, joined by their ge
   the gain, by more than ``contrast`` times that channel's spread in the example (at least
   ``floor``): pale or dark art is judged at the scale of its own contrast, bold art at its own.
 
+- **Structure** (:meth:`TemplateMatcher.structure_look`): lightness less its blur (``sigma``
+  pixels), the band where print, lines and lettering live; the window's middle (``margin`` of the
+  side off each edge, so that the table or the capture paper around a tile does not count) is
+  correlated with each example's middle at every shift of up to ``shift`` pixels, and the look is
+  ``(1 - r) / 2`` for the best correlation ``r``. A correlation does not care how bright, how tinted
+  or how contrasted the print is: the faint art of a pale box, whose faces the capture sheet shows
+  at another contrast and cast than the camera does on the table (events and era 2/3 achievements
+  are enrolled from the sheet alone), is told apart by where its detail lies, where the coarse look
+  finds every pale face within its floor and the fine look within its tolerance. Pieces on a tile
+  bring detail of their own, so this look is weakest under piles of them: a caller that knows
+  where pieces lie leaves it out for those windows (``plain``; the row under three shells or more).
+
 On the row windows of the diagnosis sets (``benchmarks/vision_diag.py``, 8 sessions x 8 frames;
 the tile whose templates alone disagree least; ``benchmarks/template_eval.py``): the fine look alone
 was right for 63 % of the tuning set's dark-art windows, 52 % of its pale ones and 98 % of the
 held-out sketched ones; the coarse alone for 92 %, 87 % and 95 %; the two joined for 92 %, 87 % and
-98 %.
+98 %. Later (``template_eval.py --re-enroll``: the capture sheet's faces at the table's exposure;
+event windows compared with events and action windows with actions, as the row's assignment keeps
+them), the fine and coarse joined against the three as the row joins them, all row windows: tuning
+set pale art 91.8 -> 95.0 %, dark 93.2 -> 95.2 %, sketch-pack variants 98.6 -> 98.9 %; events
+without shells 61.8 -> 97.1, 91.2 -> 97.1 and 100 -> 100 %; the held-out pack in pale art 91.0 ->
+93.1 % (its events without shells 82.8 -> 79.3 %, under one shell 27.3 -> 63.6 %).
 
 A class's score is its best example's.
 """
@@ -73,6 +90,26 @@ def _small(windows01: np.ndarray, px: int, blur: float) -> np.ndarray:
             w = cv2.resize(w, (px, px), interpolation=cv2.INTER_AREA)
         out[i] = w
     return out
+
+
+def _structure_maps(windows01: np.ndarray, px: int, sigma: float) -> np.ndarray:
+    """Lightness less its blur by ``sigma`` pixels (N x px x px, float32): the structure look's
+    band of detail, whatever the art's brightness, tint or contrast."""
+    out = np.empty((len(windows01), px, px), np.float32)
+    for i, w in enumerate(windows01):
+        w = np.asarray(w, np.float32)
+        if w.shape[0] != px or w.shape[1] != px:
+            w = cv2.resize(w, (px, px), interpolation=cv2.INTER_AREA)
+        light = lab(np.clip(w, 0.0, 1.2))[..., 0]
+        out[i] = light - cv2.GaussianBlur(light, (0, 0), sigma)
+    return out
+
+
+def _unit_rows(x: np.ndarray) -> np.ndarray:
+    """Rows (last axis) less their mean, scaled to unit length: their dot products are correlations."""
+    x = x - x.mean(axis=-1, keepdims=True)
+    x /= np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), np.float32(1e-6))
+    return x
 
 
 def _plain_lab(windows01: np.ndarray) -> np.ndarray:
@@ -125,6 +162,9 @@ class TemplateMatcher:
         cells: int = 4,
         blend: float = 0.05,
         skip: Sequence[str] = (),
+        structure: bool = True,
+        sigma: float = 3.0,
+        margin: float = 0.15,
     ) -> None:
         if len(windows01) != len(labels):
             raise ValueError(f"{len(windows01)} template windows for {len(labels)} labels")
@@ -175,6 +215,20 @@ class TemplateMatcher:
         self._spread = self._art.std(axis=1) if keep else np.zeros((0, 3), np.float32)  # T x 3
         plain = _plain_lab(art) if keep else art
         self._coarse_flat = np.ascontiguousarray(plain.reshape(len(keep), inner * inner * 3))
+        # the structure look: each example's middle (``margin`` of the side off each edge), as unit rows
+        self.structure, self.sigma = bool(structure), float(sigma)
+        self._mid = round(self.fine_px * float(margin)) + self.shift
+        side = self.fine_px - 2 * self._mid
+        if self.structure and keep and side < 4:
+            raise ValueError(f"template windows of {self.fine_px} px leave no middle for the structure look")
+        if self.structure and keep:  # every shift of each example's middle, as unit rows: E x shifts x D
+            maps = _structure_maps(examples, self.fine_px, self.sigma)
+            m, s = self._mid, self.shift
+            around = maps[:, m - s : m + side + s, m - s : m + side + s]
+            views = np.lib.stride_tricks.sliding_window_view(around, (side, side), axis=(1, 2))
+            self._struct = _unit_rows(np.ascontiguousarray(views.reshape(len(keep), -1, side * side)))
+        else:
+            self._struct = np.zeros((0, 1, 1), np.float32)
 
     def __len__(self) -> int:
         return len(self.classes)
@@ -195,16 +249,41 @@ class TemplateMatcher:
             out[:, k] = share[:, owner == k].min(axis=1)
         return out
 
-    def disagreement(self, windows01: np.ndarray, only: Sequence[str] | None = None) -> np.ndarray:
+    def disagreement(
+        self, windows01: np.ndarray, only: Sequence[str] | None = None, plain: np.ndarray | None = None
+    ) -> np.ndarray:
         """N x C: for each window and class, the share (0..1) of pixels that differ from the class's
-        art, the fine and the coarse look joined (the module docstring). ``only``: compare with these
-        classes alone (the others read 1: no look taken)."""
+        art, the three looks joined (the module docstring). ``only``: compare with these classes alone
+        (the others read 1: no look taken). ``plain[i]`` true: window ``i`` is judged by the fine and
+        coarse looks alone (pieces lie on it: their outlines are detail the structure look would
+        follow)."""
         n, c = len(windows01), len(self.classes)
         if n == 0 or c == 0:
             return np.ones((n, c), np.float32)
         b = self.blend
-        joined = np.sqrt((self.fine(windows01, only) + b) * (self.coarse(windows01, only) + b)) - b
-        return np.asarray(joined, np.float32)
+        product = (self.fine(windows01, only) + b) * (self.coarse(windows01, only) + b)
+        out = np.sqrt(product) - b
+        use = np.ones(n, bool) if plain is None else ~np.asarray(plain, bool)
+        if self.structure and use.any():
+            rows = np.flatnonzero(use)
+            out[rows] = np.cbrt(product[rows] * (self.structure_look(windows01[rows], only) + b)) - b
+        return np.asarray(out, np.float32)
+
+    def structure_look(self, windows01: np.ndarray, only: Sequence[str] | None = None) -> np.ndarray:
+        """N x C: ``(1 - r) / 2`` for the best correlation ``r`` of the window's middle with one of the
+        class's examples' middles shifted by up to ``shift`` pixels, both as lightness less its blur
+        (0 alike, 0.5 unrelated, 1 the negative); 1 where the look is off."""
+        n = len(windows01)
+        ex = self._examples(only)
+        if n == 0 or not len(ex) or not self.structure:
+            return np.ones((n, len(self.classes)), np.float32)
+        shifted = self._struct[ex] if len(ex) < len(self._struct) else self._struct  # E x shifts x D
+        maps = _structure_maps(np.asarray(windows01), self.fine_px, self.sigma)
+        m = self._mid
+        side = self.fine_px - 2 * m
+        mid = _unit_rows(np.ascontiguousarray(maps[:, m : m + side, m : m + side]).reshape(n, -1))  # N x D
+        r = (mid @ shifted.reshape(-1, side * side).T).reshape(n, len(shifted), -1).max(axis=2)
+        return self._by_class(np.clip((1.0 - r) / 2.0, 0.0, 1.0).astype(np.float32), ex)
 
     def fine(self, windows01: np.ndarray, only: Sequence[str] | None = None) -> np.ndarray:
         """N x C: the least share of white-balanced Lab pixels further than ``tolerance`` from one of

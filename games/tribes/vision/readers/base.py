@@ -136,12 +136,14 @@ def template_shares(
     serial: int,
     windows01: np.ndarray,
     names: Sequence[tuple[str, ...] | None] | None = None,
+    plain: Sequence[bool] | None = None,
 ) -> np.ndarray:
     """N x len(tm): the share of each window disagreeing with each template
     (:meth:`vision.templates.TemplateMatcher.disagreement`; 1 where not compared). ``names[i]``: the
     only templates window ``i`` is compared with (None: all; empty: none), so that windows asking
-    the same names are compared together. ``cache``: a window unchanged since the last frame
-    (by position ``i``) keeps its shares."""
+    the same names are compared together. ``plain[i]``: window ``i`` has pieces on it and is judged
+    without the structure look. ``cache``: a window unchanged since the last frame (by position
+    ``i``) keeps its shares."""
     n = len(windows01)
     share = np.ones((n, len(tm)), np.float32)
     todo = list(range(n))
@@ -153,11 +155,10 @@ def template_shares(
     groups: dict[tuple[str, ...] | None, list[int]] = {}
     for i in todo:
         groups.setdefault(None if names is None else names[i], []).append(i)
+    flags = np.zeros(n, bool) if plain is None else np.asarray(plain, bool)
     for only, rows in groups.items():
-        if only is None:
-            share[rows] = tm.disagreement(windows01[rows])
-        elif only:
-            share[rows] = tm.disagreement(windows01[rows], only)
+        if only is None or only:
+            share[rows] = tm.disagreement(windows01[rows], only, flags[rows])
     if cache is not None and thumbs is not None:
         for i in todo:
             if names is None or names[i]:  # a window compared with nothing is not remembered as compared

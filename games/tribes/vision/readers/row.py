@@ -60,6 +60,12 @@ TEMPLATE_SHARE = 0.03
 """Share of a window's pixels disagreeing with a tile's art that costs as much as a factor e in p."""
 FEATURE_WEIGHT = 0.3
 """Weight of the feature cost where the templates are used (they carry the rest)."""
+STRUCTURE_SHELLS = 3
+"""A slot with this many shells read on it or more is judged by the templates without their structure
+look (:mod:`vision.templates`: the shells' outlines are detail of their own, and a pile's outweigh the
+print). Chosen on the tuning set (``benchmarks/vision_diag.py --set tune``, rows read exactly, wrong
+of 64 on the sketch pack / pale / dark art): the look on every slot 8 / 15 / 14, left out from two
+shells 6 / 17 / 14, from three 5 / 16 / 14."""
 UNKNOWN_SHARE = 0.1
 """An event never enrolled costs, where the templates are used, as a known tile disagreeing by this
 share more than the best one."""
@@ -139,7 +145,8 @@ class RowReader:
         shells = self._shells(ctx, n)
         t2 = time.perf_counter()
         if self.templates is not None and n:
-            self._use_templates(ctx, cost, cols, list(range(n)), windows[:n])
+            piled = [shells[i][0] >= STRUCTURE_SHELLS for i in range(n)]
+            self._use_templates(ctx, cost, cols, list(range(n)), windows[:n], piled)
         # every action tile must be used: a large reward per action column taken
         cost[:, [j for j, name in enumerate(cols) if name.startswith("action:")]] -= 1000.0
         if len(cols) < n:  # fewer known tiles than slots (an incomplete enrollment)
@@ -166,12 +173,19 @@ class RowReader:
         return out, set()
 
     def _use_templates(
-        self, ctx: FrameContext, cost: np.ndarray, cols: list[str], slots: list[int], windows: np.ndarray
+        self,
+        ctx: FrameContext,
+        cost: np.ndarray,
+        cols: list[str],
+        slots: list[int],
+        windows: np.ndarray,
+        piled: list[bool] | None = None,
     ) -> None:
-        """Rewrites the cost rows of the given (occupied) slots in place from the template disagreement."""
+        """Rewrites the cost rows of the given (occupied) slots in place from the template disagreement
+        (``piled[r]``: shells lie on window ``r``, judged without the structure look)."""
         tm = self.templates
         assert tm is not None
-        share = template_shares(tm, self.template_cache, ctx.reg.serial, windows)
+        share = template_shares(tm, self.template_cache, ctx.reg.serial, windows, plain=piled)
         everywhere = np.ones(len(cols), bool)
         for r, i in enumerate(slots):
             row = template_costs(share[r], cols, tm, everywhere, UNKNOWN_SHARE)

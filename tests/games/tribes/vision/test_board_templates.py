@@ -96,9 +96,9 @@ def test_positions_are_compared_with_their_eras_tiles_alone_and_a_stream_keeps_u
     calls: list[tuple[int, tuple[str, ...]]] = []
     original = tm.disagreement
 
-    def spy(w: np.ndarray, only: Any = None) -> np.ndarray:
+    def spy(w: np.ndarray, only: Any = None, plain: Any = None) -> np.ndarray:
         calls.append((len(w), tuple(only or ())))
-        return original(w, only)
+        return original(w, only, plain)
 
     tm.disagreement = spy  # type: ignore[method-assign]
     first = reader._tiles(_Ctx(windows), None)  # type: ignore[arg-type]
@@ -126,9 +126,9 @@ def test_a_position_the_features_are_sure_of_is_not_compared_with_the_templates(
     seen: list[int] = []
     original = tm.disagreement
 
-    def spy(w: np.ndarray, only: Any = None) -> np.ndarray:
+    def spy(w: np.ndarray, only: Any = None, plain: Any = None) -> np.ndarray:
         seen.append(len(w))
-        return original(w, only)
+        return original(w, only, plain)
 
     tm.disagreement = spy  # type: ignore[method-assign]
     got = [t for t, _c, _f in reader._tiles(_Ctx(windows), None)]  # type: ignore[arg-type]
