@@ -63,9 +63,10 @@ FEATURE_WEIGHT = 0.3
 STRUCTURE_SHELLS = 3
 """A slot with this many shells read on it or more is judged by the templates without their structure
 look (:mod:`vision.templates`: the shells' outlines are detail of their own, and a pile's outweigh the
-print). Chosen on the tuning set (``benchmarks/vision_diag.py --set tune``, rows read exactly, wrong
-of 64 on the sketch pack / pale / dark art): the look on every slot 8 / 15 / 14, left out from two
-shells 6 / 17 / 14, from three 5 / 16 / 14."""
+print). Chosen on the tuning set with the look's first version, on Lab's lightness
+(``benchmarks/vision_diag.py --set tune --re-enroll``, rows read exactly, wrong of 64 on the sketch
+pack / pale / dark art): the look on every slot 8 / 15 / 14, left out from two shells 6 / 17 / 14,
+from three 5 / 16 / 14 (docs/benchmarks.md, the ninth part on unseen boxes)."""
 UNKNOWN_SHARE = 0.1
 """An event never enrolled costs, where the templates are used, as a known tile disagreeing by this
 share more than the best one."""
