@@ -80,6 +80,11 @@ def read_tones(tone_patches: np.ndarray) -> np.ndarray:
     return np.median(t, axis=1)
 
 
+LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)
+"""Weights of B, G and R in luminance (Rec. 601): ``pixels @ LUMA_BGR`` is brightness, not cut off
+at white as :func:`lab` is (it converts through 8 bits)."""
+
+
 def lab(bgr01: np.ndarray) -> np.ndarray:
     """CIE Lab (L 0..100, a and b about -128..127) of normalised BGR (float, 0..1, any shape x 3).
     Converted through 8 bits (OpenCV's table-driven conversion, ~0.4 Lab units of rounding): several

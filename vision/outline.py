@@ -21,7 +21,7 @@ import math
 import cv2
 import numpy as np
 
-LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)
+from vision.colour import LUMA_BGR
 
 
 class Outline:

@@ -60,7 +60,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.colour import lab
+from vision.colour import LUMA_BGR, lab
 
 WEIGHTS = np.sqrt(np.array([0.5, 1.0, 1.0], np.float32))
 """Per-channel weights of the Lab difference (square roots: applied before squaring)."""
@@ -92,10 +92,6 @@ def _small(windows01: np.ndarray, px: int, blur: float) -> np.ndarray:
     return out
 
 
-_LUMA = np.array([0.114, 0.587, 0.299], np.float32)
-"""Weights of B, G and R in the luminance the structure look reads (Rec. 601)."""
-
-
 def _structure_maps(windows01: np.ndarray, px: int, sigma: float) -> np.ndarray:
     """Lightness less its blur by ``sigma`` pixels (N x px x px, float32): the structure look's
     band of detail, whatever the art's brightness, tint or contrast. Lightness is the cube root of
@@ -109,7 +105,7 @@ def _structure_maps(windows01: np.ndarray, px: int, sigma: float) -> np.ndarray:
         w = np.asarray(w, np.float32)
         if w.shape[0] != px or w.shape[1] != px:
             w = cv2.resize(w, (px, px), interpolation=cv2.INTER_AREA)
-        light = np.cbrt(np.maximum(np.ascontiguousarray(w @ _LUMA), 0.0))
+        light = np.cbrt(np.maximum(np.ascontiguousarray(w @ LUMA_BGR), 0.0))
         out[i] = light - cv2.GaussianBlur(light, (0, 0), sigma)
     return out
 
