@@ -196,6 +196,30 @@ def diff(read: Observation, truth: Observation, errs: dict[str, Counter], where:
             errs["tracks@"][where] += 1
 
 
+def try_setting(ap: argparse.ArgumentParser, item: str) -> None:
+    """Set ``module.NAME`` of ``games.tribes.vision.readers`` to a value (``--try``), or end with a
+    usage error that names what is wrong."""
+    import importlib
+
+    target, sep, text = item.partition("=")
+    module, dot, name = target.rpartition(".")
+    if not sep or not dot:
+        ap.error(f"--try {item!r}: write READER.NAME=VALUE, e.g. board.BACK_SHARE=0.05")
+    try:
+        mod = importlib.import_module(f"games.tribes.vision.readers.{module}")
+    except ImportError:
+        ap.error(f"--try {item!r}: no reader module {module!r}")
+    old = getattr(mod, name, None)
+    if not isinstance(old, (bool, int, float)):
+        ap.error(f"--try {item!r}: {module}.{name} is not a number or a truth value of that module")
+    try:
+        value: object = {"true": True, "false": False}[text.lower()] if isinstance(old, bool) else type(old)(text)
+    except (KeyError, ValueError):
+        ap.error(f"--try {item!r}: {text!r} is not a {type(old).__name__} like {module}.{name} ({old!r})")
+    setattr(mod, name, value)
+    print(f"--try: {module}.{name} = {value!r} (was {old!r})", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", choices=("tune", "eval"), default="tune")
@@ -229,7 +253,19 @@ def main(argv: list[str] | None = None) -> int:
         help="share of the bare tile's own likeness to a seat's colour taken off the member counter's map "
         "(default: the reader's MEMBER_ART; 0 as before it)",
     )
+    ap.add_argument(
+        "--try",
+        dest="tries",
+        action="append",
+        default=[],
+        metavar="READER.NAME=VALUE",
+        help="read with a reader module's constant set to VALUE, e.g. board.BACK_SHARE=0.05 (a module of "
+        "games.tribes.vision.readers; repeatable): to compare settings without editing the code. Only "
+        "constants the reader looks up while reading take effect, not those bound as defaults at import",
+    )
     a = ap.parse_args(argv)
+    for item in a.tries:
+        try_setting(ap, item)
     cv2.setNumThreads(1)
     profile = default_profile()
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
