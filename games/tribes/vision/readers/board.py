@@ -12,11 +12,20 @@ Pixel templates (:class:`vision.templates.TemplateMatcher`, when the enrolled wi
 a second cue beside the features: the share of the window that disagrees with each tile's bare art
 (stones lie on a tile as shells on a row tile), ``TEMPLATE_SHARE`` of it costing one unit of
 ``-log p`` on top of the features' cost; a position is compared with its era's tiles alone, only
-where the features leave a second option close (``CASCADE``), and in a stream a position whose window
-has not changed keeps its shares. Chosen on the tuning set
+where the features leave a second option close (``CASCADE``) or read it face down, and in a stream a
+position whose window has not changed keeps its shares. Chosen on the tuning set
 (``benchmarks/vision_diag.py --set tune``; bold, dark and pale art): achievement tiles of dark art
 99.35 -> 99.87 %, pale 82.3 -> 83.9 %, bold unchanged at 100 %. Templates weighed as in the row (the
 features at 0.3) lost on all three: the features are what tell apart a tile under four stones.
+
+**The side.** A window's disagreement with its era's back weighs five times as much as with a face
+(``BACK_SHARE``): the backs are enrolled from the table at these very positions, the faces of eras 2
+and 3 (face down at setup) from the capture sheet alone, and pale faces read as their pale backs. And
+the stones decide it too (R-ACH-5: a marking stone goes on a face-up tile's slot): a position read
+face down on which stones are read is solved again with its back barred, its side as sure as its
+stones, its stones read again against that face. On the tuning set's pale art the 14 faces read as
+backs, all under stones, were all read face up (achievement tiles 93.49 -> 95.31 %), the other art
+unchanged.
 
 **Stones** are read per slot from colour, where the camera sees the stone's top: a stone stands
 ``board.stone_height`` mm tall (the layout), so a tilted camera sees its top off the slot, away from
@@ -74,6 +83,19 @@ colour variants, dark and pale art, and on the evaluation's sketch pack, every r
 and the board took 17-29 ms a full read instead of 30 (benchmarks/vision_diag.py)."""
 
 
+BACK_SHARE = 0.01
+"""The template cost of a position's back, as :data:`TEMPLATE_SHARE` for its faces: a window that
+disagrees with the back by this share more than with the best face costs the back a factor e in p.
+Weighed five times the faces: the backs are enrolled from the table at the very positions, under its
+light, while the faces of eras 2 and 3 (face down at setup) come from the capture sheet alone — where
+the tile model is least sure, and where pale faces read as their pale backs, a revealed tile the
+tracker then takes for one still face down. One-sided: a window nearest the back by its templates
+costs the faces as before. Chosen on the tuning set (``benchmarks/vision_diag.py --set tune``)."""
+
+SIDE_FROM_STONES = True
+"""A position read face down on which stones are read is face up (R-ACH-5; the module docstring)."""
+
+
 class Encoder(Protocol):
     def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray: ...
 
@@ -120,9 +142,24 @@ class BoardReader:
             ctx.timings["board"] = (time.perf_counter() - t0) * 1000
             return [], {"board"}
         positions = ctx.regions.board_positions
-        tiles = self._tiles(ctx, ps)
+        costs = self._tile_costs(ctx, ps)
+        tiles = self._solve(*costs) if costs is not None else [(None, 0.0, 0.0)] * len(positions)
         t1 = time.perf_counter()
         stones = self._stones(ctx, [t[0] for t in tiles])
+        # R-ACH-5: a marking stone goes on a face-up tile's slot. A position read face down under
+        # stones is face up: solved again with its back barred, its stones read against that face
+        stoned = [i for i, (e, c) in enumerate(positions) if tiles[i][0] is None and stones.get((e, c), ((), 1.0))[0]]
+        if stoned and costs is not None and SIDE_FROM_STONES:
+            cost, cols = costs
+            cost = cost.copy()
+            backs = np.array([c.startswith("back:") for c in cols])
+            for i in stoned:
+                cost[i, backs] = BIG / 4
+            tiles = self._solve(cost, cols)
+            for i in stoned:  # the side is known from the stones, as surely as they were read
+                tile, conf, _ = tiles[i]
+                tiles[i] = (tile, conf, stones[positions[i]][1])
+            stones = self._stones(ctx, [t[0] for t in tiles])
         out = []
         for i, (e, c) in enumerate(positions):
             tile, conf, fconf = tiles[i]
@@ -134,11 +171,18 @@ class BoardReader:
 
     def _tiles(self, ctx: FrameContext, ps: object) -> list[tuple[str | None, float, float]]:
         """Per position: the tile (None: face down), the confidence in it and in its side alone."""
+        costs = self._tile_costs(ctx, ps)
+        return self._solve(*costs) if costs is not None else [(None, 0.0, 0.0)] * len(ctx.regions.board_positions)
+
+    def _tile_costs(self, ctx: FrameContext, ps: object) -> tuple[np.ndarray, list[str]] | None:
+        """The assignment's costs (positions x columns: the achievements, a back and an unknown face
+        per position) from the features and the templates, and the columns' names; None when
+        nothing was enrolled."""
         cls = self.classifier
         positions = ctx.regions.board_positions
         n = len(positions)
         if len(cls) == 0:
-            return [(None, 0.0, 0.0)] * n
+            return None
         windows = ctx.windows(ps)  # type: ignore[arg-type]
         probs = cls.probabilities(self.encoder.encode(windows, "board", "players")).astype(np.float64)
         achs = [c for c in cls.classes if c.startswith("achievement:")]
@@ -160,6 +204,11 @@ class BoardReader:
                 cost[i, j] = -math.log(max(p_face * self.unknown_prior, EPS))
         if self.templates is not None:
             self._use_templates(ctx, windows, cost, cols)
+        return cost, cols
+
+    def _solve(self, cost: np.ndarray, cols: list[str]) -> list[tuple[str | None, float, float]]:
+        """Per position: the tile (None: face down), the confidence in it and in its side alone."""
+        n = len(cost)
         chosen, _, margins = assign_with_bounds(cost, EXACT_BELOW)
         backs = np.array([c.startswith("back:") for c in cols])
         out: list[tuple[str | None, float, float]] = []
@@ -184,17 +233,23 @@ class BoardReader:
         allowed = cost < BIG / 8
         # positions of one era are compared with that era's tiles alone, and only where the features
         # leave a second option within CASCADE of the best (elsewhere the features alone decide)
+        backs = np.array([c.startswith("back:") for c in cols])
+        weight = np.where(backs, 1.0 / BACK_SHARE, 1.0 / TEMPLATE_SHARE)
         names: list[tuple[str, ...]] = []
         for i in range(len(cost)):
             ranked = np.sort(cost[i, allowed[i]])
             close = len(ranked) > 1 and ranked[1] - ranked[0] < CASCADE
-            names.append(tuple(cols[j] for j in np.flatnonzero(allowed[i]) if cols[j] in tm.index) if close else ())
+            # a position the features read face down is always looked at (BACK_SHARE)
+            down = bool(backs[allowed[i]].any()) and bool(backs[int(np.argmin(np.where(allowed[i], cost[i], np.inf)))])
+            names.append(
+                tuple(cols[j] for j in np.flatnonzero(allowed[i]) if cols[j] in tm.index) if close or down else ()
+            )
         share = template_shares(tm, self.template_cache, ctx.reg.serial, windows, names)
         for i in range(len(cost)):
             # names[i] empty: clear to the features, or nothing of this position's era enrolled
             row = template_costs(share[i], cols, tm, allowed[i], UNKNOWN_SHARE) if names[i] else None
             if row is not None:
-                cost[i] = np.where(allowed[i], cost[i] + row / TEMPLATE_SHARE, cost[i])
+                cost[i] = np.where(allowed[i], cost[i] + row * weight, cost[i])
 
     def _likeness(self, label: str) -> np.ndarray | None:
         """How much the *bare* tile (``achievement:<id>``, or the back of an era, ``back:<era>``) looks
@@ -311,8 +366,8 @@ class BoardReader:
             sure = 0.5 if doubt[i] else threshold_conf(top[i], self.threshold)
             out[(e, c)] = (stones, min(conf, sure))
         res: dict[tuple[int, int], tuple[tuple[str | None, ...], float]] = {}
-        for key, (stones, conf) in out.items():
+        for at, (stones, conf) in out.items():
             while stones and stones[-1] is None:
                 stones.pop()
-            res[key] = (tuple(stones), conf)
+            res[at] = (tuple(stones), conf)
         return res

@@ -134,3 +134,78 @@ def test_a_position_the_features_are_sure_of_is_not_compared_with_the_templates(
     got = [t for t, _c, _f in reader._tiles(_Ctx(windows), None)]  # type: ignore[arg-type]
     assert got == [lb.split(":", 1)[1] for lb in true]
     assert sum(seen) == len(POSITIONS) - 2  # the two sure positions were left to the features
+
+
+def _sure_of(told: list[str], windows_of: list[str]) -> tuple[BoardReader, np.ndarray]:
+    """A board reader whose features are sure of the classes ``told`` (one per position) and the
+    windows showing the classes ``windows_of``."""
+    achs = list(PROFILE.achievements)
+    labels = [f"achievement:{a.id}" for a in achs] + ["back:2", "back:3"]
+    art = {lb: _art(i) for i, lb in enumerate(labels)}
+    classes = sorted(labels)
+    eye = np.eye(len(classes), dtype=np.float32)
+    clf = ExampleClassifier(eye, classes, temperature=0.05)
+    rows = np.stack([eye[classes.index(t)] for t in told])
+    tm = TemplateMatcher(np.stack([art[lb] for lb in labels]), labels)
+    reader = BoardReader(_Encoder(rows), clf, PROFILE, [], templates=tm)
+    return reader, np.stack([art[lb] for lb in windows_of])
+
+
+class _ReadCtx(_Ctx):
+    """What ``BoardReader.read`` needs beside the windows: the board's patches, all in view."""
+
+    def __init__(self, windows: np.ndarray) -> None:
+        super().__init__(windows)
+        self.regions = SimpleNamespace(board_positions=POSITIONS, board_patches=lambda: None)
+
+    def inside(self, ps: Any) -> np.ndarray:
+        return np.ones(len(POSITIONS), bool)
+
+
+def test_a_revealed_face_the_features_take_for_the_back_is_read_face_up_by_its_art():
+    """R-ACH-8 turns a tile over; its face, enrolled from the capture sheet alone, may look to the
+    features like the era's back (pale art): a position read face down is always held against the
+    art, where the back weighs more (``BACK_SHARE``). A true back stays face down."""
+    true = [f"achievement:{PROFILE.achievements_of_era(e)[c].id}" for e, c in POSITIONS]
+    told = [*true[:2], "back:2", "back:2", "back:3"]  # sure of the back at every position of eras 2, 3
+    shown = [*true[:3], "back:2", "back:3"]  # but the first position of era 2 shows its face
+    reader, windows = _sure_of(told, shown)
+    tm = reader.templates
+    assert tm is not None
+    seen: list[int] = []
+    original = tm.disagreement
+
+    def spy(w: np.ndarray, only: Any = None, plain: Any = None) -> np.ndarray:
+        seen.append(len(w))
+        return original(w, only, plain)
+
+    tm.disagreement = spy  # type: ignore[method-assign]
+    got = reader._tiles(_Ctx(windows), None)  # type: ignore[arg-type]
+    assert [t for t, _c, _f in got] == [*(lb.split(":", 1)[1] for lb in true[:3]), None, None]
+    assert sum(seen) == 3  # the three positions read face down were looked at, the two sure faces not
+    assert got[2][2] > 0.9 and got[3][2] > 0.9  # the side is plain both ways
+
+
+def test_stones_on_a_position_read_face_down_turn_it_face_up():
+    """R-ACH-5: a marking stone lies on a face-up tile. The features and the art both say face down
+    (the window shows the back), yet stones are read there: the position is solved again without its
+    back, and its stones are read again against what it now holds."""
+    told = [f"achievement:{PROFILE.achievements_of_era(e)[c].id}" for e, c in POSITIONS[:2]]
+    told += ["back:2", "back:2", "back:3"]
+    reader, windows = _sure_of(told, told)
+    calls: list[list[str | None]] = []
+
+    def stones(ctx: Any, tiles: list[str | None]) -> dict[tuple[int, int], tuple[tuple[str | None, ...], float]]:
+        calls.append(list(tiles))
+        return {(2, 1): (("red",), 0.8)}
+
+    reader._stones = stones  # type: ignore[method-assign]
+    got, hidden = reader.read(_ReadCtx(windows))  # type: ignore[arg-type]
+    assert hidden == set()
+    by_pos = {(b.era, b.col): b for b in got}
+    assert by_pos[(2, 0)].tile is None and by_pos[(3, 0)].tile is None  # no stones: still face down
+    face = by_pos[(2, 1)]
+    # face up; nothing shows which face (the window is the back's): the unknown face, unsure of it
+    assert face.tile == "?" and face.tile_conf <= 0.3
+    assert face.stones == ("red",) and face.face_conf >= 0.8
+    assert len(calls) == 2 and calls[0][3] is None and calls[1][3] == face.tile
