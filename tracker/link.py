@@ -255,6 +255,8 @@ class TrackerLink:
             chosen = opts[option]
             if not chosen.moves and not chosen.back:
                 assert self.tracker is not None
+                if kind == "fix":  # nothing happened: the camera misreads what the desync named
+                    self.tracker.overrule(item_id)
                 self.tracker.dismiss(item_id)
                 ev = LinkEvent(self._time, "dismiss", (), 0, state_id)
                 self.stats.events.append(ev)
@@ -264,6 +266,9 @@ class TrackerLink:
             self.stats.events.append(ev)
             if ev.error:
                 raise AnswerError("refused", ev.error)
+            if kind == "fix" and self.tracker is not None:
+                # the user settled the disagreement: where the game still disagrees, the camera misreads
+                self.tracker.overrule(item_id)
             self._answered()
             return ev
 

@@ -30,7 +30,11 @@ How it decides:
    slots…) that disagree with the closest legal explanation, with that explanation offered as a fix.
    The desync clears as soon as the table is explained again (put back, or completed) or the record
    is corrected. Facts left over beside committed moves (a knocked piece) count towards the same
-   ``desync_after`` over hands and commits, so they are flagged while play goes on.
+   ``desync_after`` over hands and commits, so they are flagged while play goes on. A desync the
+   user answers **overrules** the facts it named where the game still disagrees after the answer
+   (:meth:`Tracker.overrule`): the camera misreads them (a revealed tile it keeps seeing face down),
+   so while each reads what it read then it is left out, and play goes on without the same question
+   after every move; a fact whose reading changes counts again.
 6. A table that shows an earlier position is a takeback: undone when the runtime allows undoing the
    last move, otherwise a desync that offers the correction.
 """
@@ -402,6 +406,7 @@ class Tracker:
         self._desync: Desync | None = None
         self._ids = 0
         self._dismissed: set[Any] = set()
+        self._overruled: dict[Key, Any] = {}
         self._first: object = None  # the record's first state: another one is another game
         self.status = Status(StatusKind.IDLE, MESSAGES["no_game"], 0.0, key="no_game")
 
@@ -426,6 +431,7 @@ class Tracker:
         self._ambiguous_since = None
         self._prompt = None
         self._desync = None
+        self._overruled.clear()
 
     def dismiss(self, prompt_id: int) -> bool:
         """The user says none of the prompt's options happened: do not ask again until the record
@@ -436,6 +442,25 @@ class Tracker:
         self._dismissed.add((p.state_id, tuple((o.back, o.moves) for o in p.options)))
         self._prompt = None
         return True
+
+    def overrule(self, desync_id: int) -> bool:
+        """The user answered the open desync: where the game, once the answer is applied, still
+        disagrees with a fact it named, the camera is wrong there. From then on a reading of that fact
+        that stays what it was is left out (see :attr:`overruled`) instead of raising the same desync
+        after every move. Returns False if no such desync is open."""
+        d = self._desync
+        if d is None or d.id != desync_id:
+            return False
+        for f in d.facts:
+            self._overruled[f.key] = f.seen
+        return True
+
+    @property
+    def overruled(self) -> dict[Key, Any]:
+        """The facts the user overruled (a desync answered) and the value the camera keeps reading
+        there. Each is left out of the evidence while it reads that value and the game disagrees with
+        it; once the reading changes, or the game comes to agree, the fact counts again."""
+        return dict(self._overruled)
 
     def forget_questions(self) -> None:
         """Close the open prompt and desync (the user answered; the next frame re-reads the table)."""
@@ -476,9 +501,10 @@ class Tracker:
             self.reset()
             return Update(Status(StatusKind.IDLE, MESSAGES["no_game_start"], t, key="no_game_start"))
         if game.states and game.states[0] is not self._first:
-            if self._first is not None:  # another game: what was cached and dismissed for the last goes
+            if self._first is not None:  # another game: what was cached, dismissed, overruled for the last goes
                 self.views.clear()
                 self._dismissed.clear()
+                self._overruled.clear()
             self._first = game.states[0]
         self._drop_stale(game)
         if not obs.registered:
@@ -497,8 +523,28 @@ class Tracker:
         while len(self._window) > cfg.window_frames or (self._window and t - self._window[0][0] > cfg.window_s):
             self._window.pop(0)
             self._window_hidden.pop(0)
-        ev = self.evidence()
+        ev = self._without_overruled(self.evidence(), game)
         return self._decide(ev, game, t, tuple(obs.hidden))
+
+    def _without_overruled(self, ev: Evidence, game: GameView) -> Evidence:
+        """``ev`` less the facts the user overruled that still read what they read then, where the
+        game still disagrees (:meth:`overrule`); an overrule whose reading changed, or that the game
+        now agrees with, is dropped."""
+        if not self._overruled:
+            return ev
+        view = self.views.view(game.state)
+        drop = []
+        for key, seen in list(self._overruled.items()):
+            fe = ev.facts.get(key)
+            if fe is None:
+                continue  # not read now (hidden): the overrule stands
+            if fe.mode != seen or value_of(view, key, self.policy.default) == seen:
+                del self._overruled[key]
+            else:
+                drop.append(key)
+        if not drop:
+            return ev
+        return Evidence({k: fe for k, fe in ev.facts.items() if k not in drop}, ev.frames)
 
     def _kind_during_hand(self) -> StatusKind:
         if self._prompt:

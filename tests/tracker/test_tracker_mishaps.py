@@ -355,3 +355,57 @@ def test_another_move_in_place_of_a_finished_turn_is_a_desync_with_the_fix(tmp_p
     assert run.desyncs() and answered and answered[0].kind == "fix"
     assert run.moves == [str(m) for m in game3.moves[: i + 1]]
     assert run.statuses[-1].kind == "watching"
+
+
+def test_a_fact_the_user_overruled_is_not_asked_about_after_every_move(tmp_path: Path, game3: Game) -> None:
+    """The camera keeps reading a revealed tile as face down (pale art): the first desync is answered
+    with the true moves, which overrules that fact (the game still disagrees with it after the
+    answer). Play goes on with the misreading in view: the next moves are committed with no desync.
+    Once the tile reads face up, the overrule is dropped and the fact counts again."""
+    i = find(game3, lambda s, m: isinstance(m, Achieve) and isinstance(game3.moves[game3.states.index(s) + 1], Reveal))
+    after_reveal = view_of(game3.states[i + 2])
+    before_reveal = view_of(game3.states[i])
+    turned = [k for k in after_reveal if k[0] == "face" and after_reveal[k] != before_reveal[k]]
+    assert len(turned) == 1
+    _, era, col = turned[0]
+
+    def misread(state: State) -> View:
+        v = dict(view_of(state))
+        v[("face", era, col)] = False
+        v[("board", era, col)] = None
+        return v
+
+    shown = [j for j in range(i, i + 8) if not isinstance(game3.moves[j], Reveal)]
+    footage = Footage().show(before_reveal)
+    for j in shown:
+        footage = footage.hand().show(misread(game3.states[j + 1]), 8.0)
+    last = shown[-1] + 1
+    footage = footage.hand().show(game3.states[last], 2.0)  # read right at last
+    truth = [str(m) for m in game3.moves]
+    answered: list[int] = []
+    overruled: list[dict] = []
+
+    def on_frame(n: int, link) -> None:
+        st = link.status
+        if st.desync is None:
+            return
+        record = [str(m) for m in link.runtime.snapshot().moves]
+        for k, o in enumerate(st.desync.options):
+            new = record[: len(record) - o.back] + [str(m) for m in o.moves]
+            if (o.moves or o.back) and new == truth[: len(new)]:
+                try:
+                    link.answer(st.desync.id, k)
+                except AnswerError:
+                    continue
+                answered.append(n)
+                overruled.append(link.tracker.overruled)
+                return
+
+    rt = runtime_at(tmp_path, game3, i)
+    run = feed(rt, footage, on_frame=on_frame)
+    assert len(answered) == 1  # one question, not one after every move
+    assert overruled[0] == {("face", era, col): False, ("board", era, col): None}
+    assert run.moves == truth[:last]
+    assert [e.kind for e in run.events].count("fix") == 1
+    assert run.statuses[-1].kind == "watching"
+    assert run.link.tracker.overruled == {}  # the tile read face up: the overrule is gone
