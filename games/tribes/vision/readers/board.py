@@ -90,7 +90,10 @@ Weighed five times the faces: the backs are enrolled from the table at the very 
 light, while the faces of eras 2 and 3 (face down at setup) come from the capture sheet alone — where
 the tile model is least sure, and where pale faces read as their pale backs, a revealed tile the
 tracker then takes for one still face down. One-sided: a window nearest the back by its templates
-costs the faces as before. Chosen on the tuning set (``benchmarks/vision_diag.py --set tune``)."""
+costs the faces as before. Chosen on the tuning set's pale art with the stones rule off
+(``benchmarks/vision_diag.py --set tune --family pale --re-enroll --try board.SIDE_FROM_STONES=false``,
+achievement tiles wrong of 768): 0.05 (a face's weight) 50, 0.02 48, 0.01 46, 0.005 46 — the largest
+value that reaches the best; the other tuning families have no face read as a back."""
 
 SIDE_FROM_STONES = True
 """A position read face down on which stones are read is face up (R-ACH-5; the module docstring)."""
@@ -232,14 +235,14 @@ class BoardReader:
         assert tm is not None
         allowed = cost < BIG / 8
         # positions of one era are compared with that era's tiles alone, and only where the features
-        # leave a second option within CASCADE of the best (elsewhere the features alone decide)
+        # leave a second option within CASCADE of the best or read the position face down (elsewhere
+        # the features alone decide)
         backs = np.array([c.startswith("back:") for c in cols])
         weight = np.where(backs, 1.0 / BACK_SHARE, 1.0 / TEMPLATE_SHARE)
         names: list[tuple[str, ...]] = []
         for i in range(len(cost)):
             ranked = np.sort(cost[i, allowed[i]])
             close = len(ranked) > 1 and ranked[1] - ranked[0] < CASCADE
-            # a position the features read face down is always looked at (BACK_SHARE)
             down = bool(backs[allowed[i]].any()) and bool(backs[int(np.argmin(np.where(allowed[i], cost[i], np.inf)))])
             names.append(
                 tuple(cols[j] for j in np.flatnonzero(allowed[i]) if cols[j] in tm.index) if close or down else ()
