@@ -378,7 +378,7 @@ def test_a_fact_the_user_overruled_is_not_asked_about_after_every_move(tmp_path:
     shown = [j for j in range(i, i + 8) if not isinstance(game3.moves[j], Reveal)]
     footage = Footage().show(before_reveal)
     for j in shown:
-        footage = footage.hand().show(misread(game3.states[j + 1]), 8.0)
+        footage = footage.hand().show(misread(game3.states[j + 1]), 4.0)
     last = shown[-1] + 1
     footage = footage.hand().show(game3.states[last], 2.0)  # read right at last
     truth = [str(m) for m in game3.moves]
