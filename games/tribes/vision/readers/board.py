@@ -158,11 +158,13 @@ class BoardReader:
             backs = np.array([c.startswith("back:") for c in cols])
             for i in stoned:
                 cost[i, backs] = BIG / 4
-            tiles = self._solve(cost, cols)
+            before, tiles = tiles, self._solve(cost, cols)
             for i in stoned:  # the side is known from the stones, as surely as they were read
                 tile, conf, _ = tiles[i]
                 tiles[i] = (tile, conf, stones[positions[i]][1])
-            stones = self._stones(ctx, [t[0] for t in tiles])
+            # the stones of every position whose tile changed, read again against what it now holds
+            moved = {positions[i] for i in range(len(positions)) if i in stoned or tiles[i][0] != before[i][0]}
+            stones.update(self._stones(ctx, [t[0] for t in tiles], moved))
         out = []
         for i, (e, c) in enumerate(positions):
             tile, conf, fconf = tiles[i]
@@ -309,9 +311,13 @@ class BoardReader:
         return got
 
     def _stones(
-        self, ctx: FrameContext, tiles: list[str | None]
+        self, ctx: FrameContext, tiles: list[str | None], only: set[tuple[int, int]] | None = None
     ) -> dict[tuple[int, int], tuple[tuple[str | None, ...], float]]:
+        """The stones of every position (``only``: of these positions alone), given the tile read at
+        each (``tiles``, in the order of the board's positions)."""
         pts = ctx.regions.stone_points()
+        if only is not None:
+            pts = [p for p in pts if (p[0], p[1]) in only]
         if not pts or not self.colours:
             return {}
         side = 2 * ctx.regions.stone_radius

@@ -193,10 +193,12 @@ def test_stones_on_a_position_read_face_down_turn_it_face_up():
     told = [f"achievement:{PROFILE.achievements_of_era(e)[c].id}" for e, c in POSITIONS[:2]]
     told += ["back:2", "back:2", "back:3"]
     reader, windows = _sure_of(told, told)
-    calls: list[list[str | None]] = []
+    calls: list[tuple[list[str | None], Any]] = []
 
-    def stones(ctx: Any, tiles: list[str | None]) -> dict[tuple[int, int], tuple[tuple[str | None, ...], float]]:
-        calls.append(list(tiles))
+    def stones(
+        ctx: Any, tiles: list[str | None], only: Any = None
+    ) -> dict[tuple[int, int], tuple[tuple[str | None, ...], float]]:
+        calls.append((list(tiles), only))
         return {(2, 1): (("red",), 0.8)}
 
     reader._stones = stones  # type: ignore[method-assign]
@@ -208,4 +210,6 @@ def test_stones_on_a_position_read_face_down_turn_it_face_up():
     # face up; nothing shows which face (the window is the back's): the unknown face, unsure of it
     assert face.tile == "?" and face.tile_conf <= 0.3
     assert face.stones == ("red",) and face.face_conf >= 0.8
-    assert len(calls) == 2 and calls[0][3] is None and calls[1][3] == face.tile
+    # read again only where a tile changed: that position
+    assert [c[1] for c in calls] == [None, {(2, 1)}]
+    assert calls[0][0][3] is None and calls[1][0][3] == face.tile
