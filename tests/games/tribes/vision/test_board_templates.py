@@ -49,19 +49,37 @@ class _Ctx:
         return self._windows
 
 
+def _board() -> tuple[list[str], dict[str, np.ndarray], list[str], np.ndarray, ExampleClassifier]:
+    """The board's classes (every achievement, the backs of eras 2 and 3), art for each, and a
+    classifier whose features are one axis per class."""
+    labels = [f"achievement:{a.id}" for a in PROFILE.achievements] + ["back:2", "back:3"]
+    art = {lb: _art(i) for i, lb in enumerate(labels)}
+    classes = sorted(labels)
+    eye = np.eye(len(classes), dtype=np.float32)
+    return labels, art, classes, eye, ExampleClassifier(eye, classes, temperature=0.05)
+
+
+def _compared(tm: TemplateMatcher | None) -> list[tuple[int, tuple[str, ...]]]:
+    """Spies on ``tm``: every call of its disagreement is listed (how many windows, which classes)."""
+    assert tm is not None
+    calls: list[tuple[int, tuple[str, ...]]] = []
+    original = tm.disagreement
+
+    def spy(w: np.ndarray, only: Any = None, plain: Any = None) -> np.ndarray:
+        calls.append((len(w), tuple(only or ())))
+        return original(w, only, plain)
+
+    tm.disagreement = spy  # type: ignore[method-assign]
+    return calls
+
+
 def _reader(features_for: list[str], templates: bool, cache: bool = False) -> tuple[BoardReader, np.ndarray, list[str]]:
     """A board reader whose features put each position between its true tile and the class
     ``features_for`` names (a little closer to that one), and the windows showing each position's
     true tile (position (era, col): the era's col-th achievement)."""
-    achs = list(PROFILE.achievements)
-    labels = [f"achievement:{a.id}" for a in achs] + ["back:2", "back:3"]
-    art = {lb: _art(i) for i, lb in enumerate(labels)}
-    # features: one axis per class; a position's features lean to the class it is told
-    classes = sorted(labels)
-    eye = np.eye(len(classes), dtype=np.float32)
-    clf = ExampleClassifier(eye, classes, temperature=0.05)
+    labels, art, classes, eye, clf = _board()
     true = [f"achievement:{PROFILE.achievements_of_era(e)[c].id}" for e, c in POSITIONS]
-    rows = []
+    rows = []  # a position's features lean to the class it is told
     for told, own in zip(features_for, true, strict=True):  # a little closer to the told class
         v = 0.725 * eye[classes.index(told)] + 0.675 * eye[classes.index(own)]
         rows.append(v / np.linalg.norm(v))
@@ -91,16 +109,7 @@ def test_the_art_decides_where_the_features_point_at_another_tile_of_the_era():
 
 def test_positions_are_compared_with_their_eras_tiles_alone_and_a_stream_keeps_unchanged_shares():
     reader, windows, _true = _reader(_misleading(), templates=True, cache=True)
-    tm = reader.templates
-    assert tm is not None
-    calls: list[tuple[int, tuple[str, ...]]] = []
-    original = tm.disagreement
-
-    def spy(w: np.ndarray, only: Any = None, plain: Any = None) -> np.ndarray:
-        calls.append((len(w), tuple(only or ())))
-        return original(w, only, plain)
-
-    tm.disagreement = spy  # type: ignore[method-assign]
+    calls = _compared(reader.templates)
     first = reader._tiles(_Ctx(windows), None)  # type: ignore[arg-type]
     for _n, only in calls:
         eras = {PROFILE.achievement(c[12:]).era if c.startswith("achievement:") else int(c[5:]) for c in only}
@@ -121,30 +130,16 @@ def test_a_position_the_features_are_sure_of_is_not_compared_with_the_templates(
     true = [f"achievement:{PROFILE.achievements_of_era(e)[c].id}" for e, c in POSITIONS]
     told = [*true[:2], *_misleading()[2:]]  # sure of the first two (told their own tile), torn elsewhere
     reader, windows, _ = _reader(told, templates=True)
-    tm = reader.templates
-    assert tm is not None
-    seen: list[int] = []
-    original = tm.disagreement
-
-    def spy(w: np.ndarray, only: Any = None, plain: Any = None) -> np.ndarray:
-        seen.append(len(w))
-        return original(w, only, plain)
-
-    tm.disagreement = spy  # type: ignore[method-assign]
+    calls = _compared(reader.templates)
     got = [t for t, _c, _f in reader._tiles(_Ctx(windows), None)]  # type: ignore[arg-type]
     assert got == [lb.split(":", 1)[1] for lb in true]
-    assert sum(seen) == len(POSITIONS) - 2  # the two sure positions were left to the features
+    assert sum(n for n, _ in calls) == len(POSITIONS) - 2  # the two sure positions were left to the features
 
 
 def _sure_of(told: list[str], windows_of: list[str]) -> tuple[BoardReader, np.ndarray]:
     """A board reader whose features are sure of the classes ``told`` (one per position) and the
     windows showing the classes ``windows_of``."""
-    achs = list(PROFILE.achievements)
-    labels = [f"achievement:{a.id}" for a in achs] + ["back:2", "back:3"]
-    art = {lb: _art(i) for i, lb in enumerate(labels)}
-    classes = sorted(labels)
-    eye = np.eye(len(classes), dtype=np.float32)
-    clf = ExampleClassifier(eye, classes, temperature=0.05)
+    labels, art, classes, eye, clf = _board()
     rows = np.stack([eye[classes.index(t)] for t in told])
     tm = TemplateMatcher(np.stack([art[lb] for lb in labels]), labels)
     reader = BoardReader(_Encoder(rows), clf, PROFILE, [], templates=tm)
@@ -170,19 +165,10 @@ def test_a_revealed_face_the_features_take_for_the_back_is_read_face_up_by_its_a
     told = [*true[:2], "back:2", "back:2", "back:3"]  # sure of the back at every position of eras 2, 3
     shown = [*true[:3], "back:2", "back:3"]  # but the first position of era 2 shows its face
     reader, windows = _sure_of(told, shown)
-    tm = reader.templates
-    assert tm is not None
-    seen: list[int] = []
-    original = tm.disagreement
-
-    def spy(w: np.ndarray, only: Any = None, plain: Any = None) -> np.ndarray:
-        seen.append(len(w))
-        return original(w, only, plain)
-
-    tm.disagreement = spy  # type: ignore[method-assign]
+    calls = _compared(reader.templates)
     got = reader._tiles(_Ctx(windows), None)  # type: ignore[arg-type]
     assert [t for t, _c, _f in got] == [*(lb.split(":", 1)[1] for lb in true[:3]), None, None]
-    assert sum(seen) == 3  # the three positions read face down were looked at, the two sure faces not
+    assert sum(n for n, _ in calls) == 3  # the three positions read face down were looked at, the two sure faces not
     assert got[2][2] > 0.9 and got[3][2] > 0.9  # the side is plain both ways
 
 
