@@ -103,6 +103,11 @@ class Encoder(Protocol):
     def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray: ...
 
 
+def _backs(cols: list[str]) -> np.ndarray:
+    """Which of the assignment's columns are an era's back (a position read face down)."""
+    return np.array([c.startswith("back:") for c in cols])
+
+
 def _conf(margin: float) -> float:
     if not math.isfinite(margin):
         return 1.0
@@ -155,7 +160,7 @@ class BoardReader:
         if stoned and costs is not None and SIDE_FROM_STONES:
             cost, cols = costs
             cost = cost.copy()
-            backs = np.array([c.startswith("back:") for c in cols])
+            backs = _backs(cols)
             for i in stoned:
                 cost[i, backs] = BIG / 4
             before, tiles = tiles, self._solve(cost, cols)
@@ -215,7 +220,7 @@ class BoardReader:
         """Per position: the tile (None: face down), the confidence in it and in its side alone."""
         n = len(cost)
         chosen, _, margins = assign_with_bounds(cost, EXACT_BELOW)
-        backs = np.array([c.startswith("back:") for c in cols])
+        backs = _backs(cols)
         out: list[tuple[str | None, float, float]] = []
         for i in range(n):
             name = cols[int(chosen[i])]
@@ -239,7 +244,7 @@ class BoardReader:
         # positions of one era are compared with that era's tiles alone, and only where the features
         # leave a second option within CASCADE of the best or read the position face down (elsewhere
         # the features alone decide)
-        backs = np.array([c.startswith("back:") for c in cols])
+        backs = _backs(cols)
         weight = np.where(backs, 1.0 / BACK_SHARE, 1.0 / TEMPLATE_SHARE)
         names: list[tuple[str, ...]] = []
         for i in range(len(cost)):
