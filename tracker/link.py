@@ -28,9 +28,20 @@ from typing import Any
 import games
 from games.errors import IllegalMoveError, InvalidMoveError
 from session.runtime import RuntimeLike, UndoPolicy
-from tracker.facts import Seating
+from tracker.facts import Seating, value_of
 from tracker.policy import TrackerPolicy
-from tracker.tracker import MESSAGES, Action, GameView, Option, Status, StatusKind, Tracker, TrackerConfig, Update
+from tracker.tracker import (
+    MESSAGES,
+    Action,
+    FactDiff,
+    GameView,
+    Option,
+    Status,
+    StatusKind,
+    Tracker,
+    TrackerConfig,
+    Update,
+)
 
 Move = Any
 Observation = Any
@@ -118,9 +129,42 @@ class TrackerLink:
                 seats = self.policy().rules.seats(snap.state)
                 names = {self.tracker.seating.layout_seats[g]: p.name for g, p in enumerate(seats)}
             out = st.to_dict(names, self.policy())
+            out["overruled"] = [f.to_dict(names, self.policy()) for f in self.overruled()]
             out["frames"] = self.stats.frames
             out["settled_frames"] = self.stats.settled
             return out
+
+    def overruled(self) -> list[FactDiff]:
+        """The facts the user overruled by answering a desync (``Tracker.overruled``), each with what
+        the camera keeps reading there (``seen``) and what the record says (``expected``)."""
+        with self._lock:
+            tr = self.tracker
+            if tr is None or not tr.overruled or not self.runtime.has_game:
+                return []
+            view = tr.views.view(self.runtime.snapshot().state)
+            return [
+                FactDiff(key, value_of(view, key, tr.policy.default), seen, 0.0) for key, seen in tr.overruled.items()
+            ]
+
+    def reinstate(self, key: list[Any] | None = None) -> int:
+        """Count an overruled fact again (``key`` as the status JSON gives it; all without one): the
+        camera is looked at again there, and where the table still disagrees the desync comes back.
+        Returns how many were dropped; raises :class:`AnswerError` ``not_found`` for a key that is not
+        overruled."""
+        with self._lock:
+            tr = self.tracker
+            if key is None:
+                n = tr.reinstate() if tr is not None else 0
+            else:
+                pol = self.policy()
+                match = [k for k in (tr.overruled if tr is not None else {}) if pol.key_to_json(k) == key]
+                if not match or tr is None:
+                    raise AnswerError("not_found", f"the fact {key} is not overruled")
+                n = tr.reinstate(match[0])
+        if n:
+            for cb in list(self._subscribers):
+                cb(self.status)
+        return n
 
     def subscribe(self, callback: Callable[[Status], None]) -> Callable[[], None]:
         """Call ``callback(status)`` whenever the status changes; returns an unsubscribe function."""

@@ -462,6 +462,19 @@ class Tracker:
         it; once the reading changes, or the game comes to agree, the fact counts again."""
         return dict(self._overruled)
 
+    def reinstate(self, key: Key | None = None) -> int:
+        """Count the overruled fact ``key`` again (all of them without one): the user wants the camera
+        looked at again there, e.g. after a wrong answer. Where the table still disagrees with the
+        record, the desync comes back with its fixes. Returns how many overrules were dropped."""
+        if key is None:
+            n = len(self._overruled)
+            self._overruled.clear()
+            return n
+        if key not in self._overruled:
+            return 0
+        del self._overruled[key]
+        return 1
+
     def forget_questions(self) -> None:
         """Close the open prompt and desync (the user answered; the next frame re-reads the table)."""
         self._prompt = None

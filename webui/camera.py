@@ -18,7 +18,13 @@ mode has no strip of its own.
 - ``POST /api/tracker/answer`` — ``{"id": <prompt or desync id>, "option": <index>}``: the chosen
   option is submitted through the game runtime (so the journal, the page and the LEDs see it like any
   move); a "nothing happened" option dismisses the prompt. Errors: 404 ``not_found`` (no such open
-  question or option), 409 ``stale_state`` (the game moved on), 422 ``illegal_move``.
+  question or option), 409 ``stale_state`` (the game moved on), 422 ``illegal_move``. A desync
+  answered overrules the facts it named where the record still disagrees: the status lists them
+  (``overruled``: where, what the camera reads, what the record says) and leaves them out while they
+  read the same.
+- ``POST /api/tracker/recheck`` — ``{"key": [...]}`` (a key of the status's ``overruled`` list) or
+  ``{}`` (all): count those facts again; where the table still disagrees, the desync comes back with
+  its fixes. ``{"rechecked": n}``; 404 ``not_found`` for a key not overruled.
 - ``GET /api/camera/enrollment`` — whether the user's box has been learned: ``{"state": "needed" |
   "enrolled" | "failed", "message", "learned": [...], "missing": [...], "path"}``.
 - ``POST /api/camera/enroll`` — ``{}``: learn the box now from the newest camera picture and the setup
@@ -351,6 +357,29 @@ def post_answer() -> Response:
             raise ApiError(422, "illegal_move", str(exc)) from None
         raise ApiError(404, "not_found", str(exc)) from None
     return jsonify({"kind": ev.kind, "moves": [str(m) for m in ev.moves], "back": ev.back, "state_id": ev.state_id})
+
+
+@bp.post("/api/tracker/recheck")
+def post_recheck() -> Response:
+    """Count overruled facts again: ``{"key": <a key from the status's overruled list>}`` or ``{}``
+    for all of them. Where the table still disagrees with the record, the desync comes back."""
+    _guard()
+    data = body()
+    unknown = sorted(set(data) - {"key"})
+    if unknown:
+        raise bad_request(unknown[0], "is not a field here (key)")
+    key = data.get("key")
+    if key is not None and not isinstance(key, list):
+        raise bad_request("key", "must be a fact's key as the status's overruled list gives it")
+    from tracker.link import AnswerError
+
+    cam = _camera()
+    try:
+        n = cam["link"].reinstate(key)
+    except AnswerError as exc:
+        raise ApiError(404, "not_found", str(exc)) from None
+    cam["feed"].changed()
+    return jsonify({"rechecked": n})
 
 
 @enrollment_bp.get("/api/camera/enrollment")

@@ -64,6 +64,15 @@ def test_status_and_answers_over_http(tmp_path: Path, game3: Game) -> None:
     assert [str(m) for m in rt.snapshot().moves] == [str(m) for m in game3.moves[: i + 1]]
     assert client.get("/api/tracker").get_json()["prompt"] is None
     assert client.post("/api/tracker/answer", json={"id": pid, "option": 0}).status_code == 404
+    # nothing overruled: looking again at everything drops nothing; a key not overruled is a 404
+    assert client.get("/api/tracker").get_json()["overruled"] == []
+    assert client.post("/api/tracker/recheck", json={}).get_json() == {"rechecked": 0}
+    r = client.post("/api/tracker/recheck", json={"key": ["face", 1, 0]})
+    assert r.status_code == 404 and "not overruled" in r.get_json()["error"]["message"]
+    r = client.post("/api/tracker/recheck", json={"key": "face 1 0"})
+    assert r.status_code == 400 and r.get_json()["error"]["field"] == "key"
+    r = client.post("/api/tracker/recheck", json={"fact": ["face", 1, 0]})
+    assert r.status_code == 400 and r.get_json()["error"]["field"] == "fact"
 
 
 def test_answers_need_the_pairing_code_on_the_network(tmp_path: Path, game3: Game) -> None:

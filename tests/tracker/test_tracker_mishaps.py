@@ -409,3 +409,55 @@ def test_a_fact_the_user_overruled_is_not_asked_about_after_every_move(tmp_path:
     assert [e.kind for e in run.events].count("fix") == 1
     assert run.statuses[-1].kind == "watching"
     assert run.link.tracker.overruled == {}  # the tile read face up: the overrule is gone
+
+
+def test_the_status_lists_overruled_facts_and_a_recheck_brings_the_desync_back(tmp_path: Path, game3: Game) -> None:
+    """After a desync is answered, the status JSON lists the overruled facts (where, what the camera
+    reads, what the record says); the user asks for them to be looked at again (a wrong answer, say):
+    the misreading counts again, so the same desync comes back and is answered a second time."""
+    i = find(game3, lambda s, m: isinstance(m, Achieve) and isinstance(game3.moves[game3.states.index(s) + 1], Reveal))
+    after_reveal, before_reveal = view_of(game3.states[i + 2]), view_of(game3.states[i])
+    (_, era, col), *rest = [k for k in after_reveal if k[0] == "face" and after_reveal[k] != before_reveal[k]]
+    assert not rest
+
+    def misread(state: State) -> View:
+        v = dict(view_of(state))
+        v[("face", era, col)] = False
+        v[("board", era, col)] = None
+        return v
+
+    shown = [j for j in range(i, i + 6) if not isinstance(game3.moves[j], Reveal)]
+    footage = Footage().show(before_reveal)
+    for j in shown:
+        footage = footage.hand().show(misread(game3.states[j + 1]), 4.0)
+    truth = [str(m) for m in game3.moves]
+    answered: list[int] = []
+    listed: list[list[dict]] = []
+    rechecked: list[int] = []
+
+    def on_frame(n: int, link) -> None:
+        st = link.status
+        if st.desync is None:
+            if answered and not rechecked and st.kind == "watching" and link.tracker.overruled:
+                listed.append(link.status_dict()["overruled"])
+                key = listed[0][0]["key"]
+                with pytest.raises(AnswerError):
+                    link.reinstate(["no", "such", "fact"])
+                rechecked.append(link.reinstate(key) + link.reinstate())  # one, then the rest
+            return
+        record = [str(m) for m in link.runtime.snapshot().moves]
+        for k, o in enumerate(st.desync.options):
+            new = record[: len(record) - o.back] + [str(m) for m in o.moves]
+            if (o.moves or o.back) and new == truth[: len(new)]:
+                link.answer(st.desync.id, k)
+                answered.append(n)
+                return
+
+    run = feed(runtime_at(tmp_path, game3, i), footage, on_frame=on_frame)
+    facts = {tuple(f["key"]): (f["seen_value"], f["expected_value"]) for f in listed[0]}
+    assert facts[("face", era, col)] == (False, True)
+    assert facts[("board", era, col)][0] is None and facts[("board", era, col)][1] is not None
+    assert all(f["where"] for f in listed[0])
+    assert rechecked == [2]
+    assert len(answered) == 2  # the recheck brought the same desync back
+    assert run.moves == truth[: shown[-1] + 1]

@@ -46,6 +46,7 @@ WRITES = [
     ("PUT", "/api/profile"),
     ("POST", "/api/pair"),
     ("POST", "/api/tracker/answer"),
+    ("POST", "/api/tracker/recheck"),
     ("POST", "/api/camera/enroll"),
 ]
 BODIES = {

@@ -314,3 +314,41 @@ def test_camera_mode_asks_only_what_the_camera_cannot_read(browser, rt, recorded
         ctx.close()
         srv.stop()
     assert errors == [], errors
+
+
+def test_camera_mode_lists_the_facts_an_answer_overruled_and_looks_again_on_a_tap(browser, rt, recorded, tmp_path):
+    """A desync answered overrules the camera where the record still disagrees: the page says where,
+    what the camera reads and what the record says, and "look again" makes that fact count again."""
+    from tracker.link import TrackerLink
+    from webui.camera import FrameHub, attach
+    from webui.server import LiveServer
+
+    at(rt, recorded, 5)
+    app = create_app(rt, {"SSE_HEARTBEAT": 1.0})
+    link = TrackerLink(rt, freeze_gc=False)
+    tracker = link._tracker_for(link.game_view())  # the tracker the first frame would build
+    tracker._overruled[("face", 1, 0)] = False  # as Tracker.overrule leaves it (tests/tracker: the real path)
+    feed = attach(app, link, FrameHub(), source="test camera")
+    srv = LiveServer(app).start()
+    ctx = browser.new_context(**PHONE)
+    ctx.add_init_script("localStorage.setItem('companion-lang', 'de')")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(srv.url + "/")
+        over = page.get_by_test_id("cam-overruled")
+        expect(over).to_be_visible()
+        expect(over).to_contain_text("Deine Antwort gilt hier statt der Kamera")
+        expect(over).to_contain_text("gesehen")
+        expect(over).to_contain_text("laut Verlauf")
+        assert page.get_by_test_id("camera").evaluate(SAID_TWICE) == ""
+        page.get_by_test_id("cam-recheck").click()
+        expect(page.locator("#camera-answer")).to_have_text("Die Kamera wird dort wieder beachtet.")
+        expect(over).to_have_count(0)
+        assert tracker.overruled == {}
+        assert feed is app.extensions["companion"]["camera"]["feed"]
+    finally:
+        ctx.close()
+        srv.stop()
+    assert errors == [], errors

@@ -1,6 +1,7 @@
 // Camera mode of the companion page: the tracker's state in one line, its questions (a prompt's options,
 // a desync's facts and fixes) to tap, and — folded away on a phone — the annotated camera picture
-// (MJPEG) and learning the user's box at setup (enrollment). Shown only in camera mode (GET /api/tracker
+// (MJPEG) and learning the user's box at setup (enrollment). Facts the user overruled by answering a
+// desync are listed, each with a button to have the camera looked at again there (POST /api/tracker/recheck). Shown only in camera mode (GET /api/tracker
 // says enabled: true; without a camera it says enabled: false, never a 404); one SSE stream
 // (/api/tracker/events) keeps it current, and each status is passed on to the shell and the game's
 // module as the `companion:camera` event (the module then asks only what the camera cannot read).
@@ -38,6 +39,12 @@
     answerNote = r.ok
       ? { ok: true, text: `${t("camEntered")}: ${opt && (opt.moves.length || opt.back) ? label(opt) : t("camDismissed")}` }
       : { ok: false, text: errLine(r.data, "camRefused") };
+    render(last);
+  }
+
+  async function recheck(f) {
+    const r = await post("/api/tracker/recheck", { key: f.key });
+    answerNote = r.ok ? { ok: true, text: t("camRechecked") } : { ok: false, text: errLine(r.data, "camRefused") };
     render(last);
   }
 
@@ -108,6 +115,13 @@
         return `<li><b>${h(w.where)}</b>: ${h(t("camSeen"))} ${h(w.seen)}, ${h(t("camExpected"))} ${h(w.expected)}</li>`; }).join("")}</ul>` +
         (d.options.length ? `<p>${h(t("camFix"))}</p>${options(d.id, d.options, "cam-fix")}` : "") + "</div>";
     }
+    if (st.overruled && st.overruled.length) {
+      // facts the user overruled by answering a desync: the camera keeps reading them otherwise
+      const fact = (f) => (C() && C().factText ? C().factText(f, st.names) : f);
+      html += `<div class="cam-overruled" data-testid="cam-overruled"><p>${h(t("camOverruled"))}</p><ul>${st.overruled.map((f, i) => { const w = fact(f);
+        return `<li><b>${h(w.where)}</b>: ${h(t("camSeen"))} ${h(w.seen)}, ${h(t("camRecord"))} ${h(w.expected)} ` +
+          `<button class="chip" data-testid="cam-recheck" data-recheck="${i}">${h(t("camRecheck"))}</button></li>`; }).join("")}</ul></div>`;
+    }
     html += `<p id="camera-answer" class="${answerNote ? (answerNote.ok ? "cam-ok" : "cam-err") : ""}">${h(answerNote ? answerNote.text : "")}</p>`;
     html += `<div class="cam-body" data-testid="cam-body"${shown ? "" : " hidden"}><img id="camera-img" alt="${h(t("camTitle"))}">` +
       enrollPanel(st.enrollment) +
@@ -121,6 +135,10 @@
     for (const b of box.querySelectorAll("[data-option]")) {
       const group = st.prompt && Number(b.dataset.id) === st.prompt.id ? st.prompt.options : st.desync ? st.desync.options : [];
       b.onclick = () => answer(Number(b.dataset.id), Number(b.dataset.option), group[Number(b.dataset.option)]);
+    }
+    for (const b of box.querySelectorAll("[data-recheck]")) {
+      const f = st.overruled[Number(b.dataset.recheck)];
+      b.onclick = () => recheck(f);
     }
     const eb = box.querySelector("[data-cam-enroll]");
     if (eb) eb.onclick = () => enroll();
