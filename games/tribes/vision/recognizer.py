@@ -186,6 +186,9 @@ class Recognizer:
             if enr.windows.get("hex") is not None and len(enr.windows["hex"])
             else None,
             **({} if member_art is None else {"member_art": member_art}),
+            templates=TemplateMatcher(enr.windows["hex"], list(enr.labels.get("hex", [])), skip=(EMPTY,))
+            if features == "model" and enr.windows.get("hex") is not None and len(enr.windows["hex"])
+            else None,
         )
         row_templates = None
         if features == "model" and enr.windows.get("row") is not None and len(enr.windows["row"]):

@@ -19,7 +19,10 @@ In a stream, a hex whose window did not change since it was last read keeps its 
 (:class:`~vision.readers.base.ChangeCache`), so a quiet table costs little.
 
 Tile types come from the features of each window compared with the enrolled examples
-(:class:`~vision.classify.ExampleClassifier`). Before that, every window is held against the bare
+(:class:`~vision.classify.ExampleClassifier`), and where those leave two types close, also from the
+window held against each type's enrolled art (:class:`~vision.templates.TemplateMatcher`,
+``TEMPLATE_SHARE``): members' shadows darken a pale exhausted back into a resource tile for the tile
+model, not for the art. Before that, every window is held against the bare
 table that enrollment saw at that very hex (:class:`~vision.bare.BareLook`): one that still looks
 like it is bare, whatever it might resemble (a table of a tile's colour, a changed light, a
 neighbour reaching in), and the walk does not go on from it — nor is it classified at all, which
@@ -65,6 +68,7 @@ from vision.bare import BareLook
 from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
 from vision.outline import Outline
+from vision.templates import TemplateMatcher
 
 BARE_SAME = 0.1
 """A window read as a tile is bare table when less than this share of its inner disc differs from
@@ -84,6 +88,26 @@ shows by half. Chosen on the tuning set (``benchmarks/vision_diag.py --set tune 
 pale), 1.0 63 / 91 / 113, 0.5 with the enrolled examples' median 61 / 89 / 114, **0.5 with their
 minimum 59 / 93 / 114** (taken: a member standing on one enrolled example cannot teach its colour
 as the tile's art); every other fact the same."""
+
+
+TEMPLATE_SHARE = 0.1
+"""Share of a hex window's pixels disagreeing with a tile type's enrolled art
+(:class:`vision.templates.TemplateMatcher`, the three looks) that costs as much as a factor e in the
+tile model's probability. Where the model's best tile type has a rival within :data:`CASCADE`, the
+type is chosen by the joined cost. Members standing on an exhausted tile (its plain back) darken it
+with their shadows, and the tile model, which sees the members' colour hidden but not their shadows,
+takes it for a darker resource tile of pale art; against the art, the shadowed back disagrees where
+the members and their shadows lie, a resource tile there and wherever its symbol and paper differ.
+Chosen on the reader's own windows with a throwaway probe (0.2 / 0.1 / 0.05: 0.1 best over pale
+art, dark art and the colour variants together; ``benchmarks/land_template_eval.py`` counts the same
+and was not yet run in full); the whole reader's figures with and
+without (``benchmarks/vision_diag.py --try land.CASCADE=-1``): docs/benchmarks.md, "Unseen boxes, an
+eleventh part" (pale art's tile types 611 -> 573 wrong of 5,369, dark art's 64 -> 56)."""
+CASCADE = 1.0
+"""Templates are consulted only where the tile model leaves a second tile type within this cost of
+its best (a factor e in p); elsewhere the model alone decides (the templates cost some 1.5 ms a window
+compared; chosen as the weight was, 3.0 / 1.0 / 0.5 giving nearly the same readings on pale and
+dark art)."""
 
 
 OUTLINE_EDGE = 0.12
@@ -140,8 +164,10 @@ class LandReader:
         bare: BareLook | None = None,
         examples: tuple[np.ndarray, list[str]] | None = None,
         member_art: float = MEMBER_ART,
+        templates: TemplateMatcher | None = None,
     ) -> None:
         self.encoder = encoder
+        self.templates = templates if templates is not None and len(templates) else None
         self.examples = examples  # enrolled hex windows and labels: each tile type's bare art
         self.member_art = float(member_art)
         self._bg: dict[tuple[str, int], np.ndarray | None] = {}
@@ -260,11 +286,11 @@ class LandReader:
                             continue
                         empty_col = cls.column(EMPTY)
                         probs = cls.probabilities(feats[idx])
-                        for j, p in zip(idx, probs, strict=True):
+                        chosen = self._by_art(cls, probs, windows[[todo[j] for j in idx]])
+                        for j, p, (b, conf) in zip(idx, probs, chosen, strict=True):
                             c = cells[todo[j]]
-                            b = int(p.argmax())
                             p_empty = float(p[empty_col]) if empty_col is not None else 0.0
-                            results[c] = (cls.classes[b], float(p[b]), p_empty)
+                            results[c] = (cls.classes[b], conf, p_empty)
                     self._outline_check(results, [cells[i] for i in todo], windows[todo])
                 if thumbs is not None and self.cache is not None:
                     for i in misses:
@@ -310,6 +336,39 @@ class LandReader:
                 )
             )
         return out, hidden
+
+    def _by_art(self, cls: ExampleClassifier, probs: np.ndarray, windows: np.ndarray) -> list[tuple[int, float]]:
+        """Per window, the class chosen and the confidence in it: the tile model's best, or where it
+        is a tile type with a rival type within :data:`CASCADE`, the type whose cost (the model's
+        ``-log p`` plus the window's disagreement with the type's art over :data:`TEMPLATE_SHARE`)
+        is least, at the confidence of a softmax over those costs (the empty hex costs its ``-log p``)."""
+        best = probs.argmax(axis=1)
+        out = [(int(b), float(p[b])) for b, p in zip(best, probs, strict=True)]
+        tm = self.templates
+        if tm is None:
+            return out
+        cost = -np.log(np.maximum(probs, 1e-12))
+        tile_cols = [k for k, c in enumerate(cls.classes) if c != EMPTY and c in tm.index]
+        if len(tile_cols) < 2:
+            return out
+        rows = []
+        for i, b in enumerate(best):
+            if cls.classes[b] == EMPTY or b not in tile_cols:
+                continue
+            others = np.delete(cost[i, tile_cols], tile_cols.index(int(b)))
+            if float(others.min()) - float(cost[i, b]) < CASCADE:
+                rows.append(i)
+        if not rows:
+            return out
+        share = tm.disagreement(windows[rows])
+        at = [tm.index[cls.classes[k]] for k in tile_cols]
+        for r, i in enumerate(rows):
+            joined = cost[i].copy()
+            joined[tile_cols] += (share[r, at] - share[r, at].min()) / TEMPLATE_SHARE
+            k = tile_cols[int(np.argmin(joined[tile_cols]))]
+            e = np.exp(-(joined - joined[k]))
+            out[i] = (k, float(1.0 / e.sum()))
+        return out
 
     def _outline_check(
         self,

@@ -1,0 +1,118 @@
+"""The land reader's tile types with and without the hexes' pixel templates, by weight and cascade.
+
+A diagnostic for ``games.tribes.vision.readers.land.TEMPLATE_SHARE`` and ``CASCADE``, on the sessions
+of ``benchmarks/vision_diag.py`` (the same options and cache). Every hex window the land reader
+classifies afresh is taken as it cut it; the tile model's probabilities are computed as the reader
+computes them, and for each hex holding a tile the type chosen is counted right or wrong: by the
+model alone, and with the templates joined at each weight (share of the window costing a factor e)
+and cascade (how close the model's second type must be for the templates to be asked), on bare
+tiles and under members apart, with the number of windows compared. Run from the repository root::
+
+    PYTHONPATH=. python benchmarks/land_template_eval.py --set tune --family pale --re-enroll
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from typing import Any
+
+import cv2
+import numpy as np
+import vision_diag  # benchmarks/ is on the path when this runs as a script
+
+from games.tribes.rules.profile import default_profile
+from games.tribes.vision.enrollment import EMPTY
+from games.tribes.vision.observation import observation_from_truth
+from games.tribes.vision.readers import land as land_reader
+from games.tribes.vision.recognizer import Recognizer
+
+SHARES = (0.2, 0.1, 0.05)
+CASCADES = (3.0, 1.0, 0.5)
+
+
+def _label(h: Any) -> str:
+    if h is None or not h.tile:
+        return EMPTY
+    return "exhausted" if h.exhausted else f"resource:{h.resource}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", choices=("tune", "eval"), default="tune")
+    ap.add_argument("--sessions", type=int, default=8)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--every", type=int, default=3)
+    ap.add_argument("--of", type=int, default=24)
+    ap.add_argument("--frames", type=int, default=8)
+    ap.add_argument("--cache", default="/tmp/vision-diag")
+    ap.add_argument("--family", help="turn the packs into this art family (as vision_diag)")
+    ap.add_argument(
+        "--re-enroll", action="store_true", help="enroll the cached frames again with the code as it is (vision_diag)"
+    )
+    a = ap.parse_args(argv)
+    a.drift, a.piles, a.models = "off", "fixed", None
+    cv2.setNumThreads(1)
+    profile = default_profile()
+    cut: list[tuple[tuple[int, Any], np.ndarray]] = []
+    original = land_reader.LandReader._outline_check
+
+    def spy(self: Any, results: Any, cells: Any, windows: np.ndarray) -> None:
+        cut.extend(zip(cells, np.array(windows), strict=True))
+        original(self, results, cells, windows)
+
+    land_reader.LandReader._outline_check = spy  # type: ignore[method-assign]
+    wrong: Counter[tuple[Any, ...]] = Counter()
+    compared: Counter[float] = Counter()
+    total: Counter[str] = Counter()
+    for _name, seated, enr, frames in vision_diag.sessions(a):
+        rec = Recognizer(seated, profile, enr, None, stream=False)
+        tm = rec.land.templates
+        for i, (png, truth, _kelvin, _tilt) in enumerate(frames):
+            cut.clear()
+            rec.read(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), frame_no=i)
+            hexes = {(h.seat, h.hex): h for h in observation_from_truth(truth).hexes}
+            for seat in sorted({c[0] for c, _ in cut}):
+                rows = [(c, w) for c, w in cut if c[0] == seat and _label(hexes.get(c)) != EMPTY]
+                if not rows or tm is None:
+                    continue
+                windows = np.stack([w for _, w in rows])
+                cls = rec.land.classifiers[seat]
+                probs = cls.probabilities(rec.encoder.encode(windows, "hex", f"seat:{seat}"))
+                cost = -np.log(np.maximum(probs, 1e-12))
+                tiles = [k for k, c in enumerate(cls.classes) if c != EMPTY and c in tm.index]
+                share = tm.disagreement(windows)
+                at = [tm.index[cls.classes[k]] for k in tiles]
+                for r, (c, _) in enumerate(rows):
+                    truth_label = _label(hexes.get(c))
+                    where = "under members" if sum(hexes[c].members.values()) else "bare"
+                    total[where] += 1
+                    best = int(cost[r].argmin())
+                    wrong[("model alone", where)] += cls.classes[best] != truth_label
+                    gap = np.inf
+                    if cls.classes[best] != EMPTY and len(tiles) > 1:
+                        others = sorted(cost[r, tiles])
+                        gap = others[1] - others[0]
+                    for cascade in CASCADES:
+                        asked = gap < cascade
+                        compared[cascade] += int(asked)
+                        for s in SHARES:
+                            pick = best
+                            if asked:
+                                joined = cost[r, tiles] + (share[r, at] - share[r, at].min()) / s
+                                pick = tiles[int(np.argmin(joined))]
+                            wrong[(f"share {s}, cascade {cascade}", where)] += cls.classes[pick] != truth_label
+    n = sum(total.values())
+    print(f"{n} hexes holding a tile read afresh ({a.set}{' ' + a.family if a.family else ''}): {dict(total)}")
+    print("| tile types | wrong, bare | wrong, under members | all |")
+    print("|---|---|---|---|")
+    for key in ["model alone"] + [f"share {s}, cascade {c}" for c in CASCADES for s in SHARES]:
+        b, m = wrong[(key, "bare")], wrong[(key, "under members")]
+        print(f"| {key} | {b} | {m} | {b + m} |")
+    print("windows compared, by cascade: " + ", ".join(f"{c}: {compared[c]}" for c in CASCADES) + f" of {n}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

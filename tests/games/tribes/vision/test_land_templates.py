@@ -1,0 +1,74 @@
+"""Tile types held against the enrolled art where the tile model hesitates
+(games.tribes.vision.readers.land, ``TEMPLATE_SHARE``): an exhausted back darkened by a member and
+its shadow, which the model takes for a grey resource tile, is read as the back by its art; a tile
+the model is sure of is not compared at all; without templates the model's reading stands."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games.tribes.vision.enrollment import EMPTY
+from games.tribes.vision.readers.land import CASCADE, LandReader
+from vision.classify import ExampleClassifier
+from vision.templates import TemplateMatcher
+
+PX = 40
+CLASSES = [EMPTY, "exhausted", "resource:gold"]
+
+
+def _hex(paper: float, diamond: bool = False, member: bool = False) -> np.ndarray:
+    """A window of a hex tile of grey ``paper`` on a wooden table (normalised BGR), with a tan
+    diamond in the middle and/or a dark member with its shadow a little off the middle."""
+    yy, xx = np.mgrid[0:PX, 0:PX].astype(np.float32) - (PX - 1) / 2
+    out = np.empty((PX, PX, 3), np.float32)
+    out[:] = (0.35, 0.55, 0.7)  # wood
+    r = 17.0
+    inside = (np.abs(yy) <= np.sqrt(3) / 2 * r) & (np.abs(xx) * np.sqrt(3) / 2 + np.abs(yy) / 2 <= np.sqrt(3) / 2 * r)
+    out[inside] = paper
+    out[inside & (np.abs(xx) + np.abs(yy) < 7)] = (0.55, 0.75, 0.85) if diamond else paper
+    if member:
+        shadow = inside & (np.hypot(xx - 5, yy - 3) < 9)
+        out[shadow] *= 0.65
+        out[np.hypot(xx - 3, yy - 1) < 5] = (0.1, 0.1, 0.1)
+    rng = np.random.default_rng(int(paper * 100))
+    return np.clip(out + rng.normal(0, 0.01, out.shape).astype(np.float32), 0, 1)
+
+
+def _reader(templates: bool) -> tuple[LandReader, ExampleClassifier]:
+    art = np.stack([_hex(0.95), _hex(0.95), _hex(0.72, diamond=True), _hex(0.72, diamond=True)])
+    labels = ["exhausted", "exhausted", "resource:gold", "resource:gold"]
+    tm = TemplateMatcher(art, labels) if templates else None
+    reader = LandReader(encoder=None, classifiers={}, counter=None, colours={}, templates=tm)  # type: ignore[arg-type]
+    cls = ExampleClassifier(np.eye(3, dtype=np.float32), CLASSES)
+    return reader, cls
+
+
+def test_an_exhausted_back_under_a_member_is_read_by_its_art_not_as_the_darker_tile():
+    windows = np.stack([_hex(0.95, member=True), _hex(0.72, diamond=True, member=True)])
+    probs = np.array([[0.01, 0.30, 0.69], [0.01, 0.30, 0.69]], np.float32)  # the model: gold, unsure
+    reader, cls = _reader(templates=True)
+    (back, back_conf), (gold, _) = reader._by_art(cls, probs, windows)
+    assert cls.classes[back] == "exhausted" and back_conf > 0.5
+    assert cls.classes[gold] == "resource:gold"  # a gold tile under a member stays gold
+    plain, cls = _reader(templates=False)
+    (b, conf), _ = plain._by_art(cls, probs, windows)
+    assert cls.classes[b] == "resource:gold" and conf == pytest.approx(0.69)
+
+
+def test_a_tile_type_the_model_is_sure_of_and_an_empty_hex_are_not_compared(monkeypatch):
+    reader, cls = _reader(templates=True)
+    asked: list[int] = []
+    original = TemplateMatcher.disagreement
+
+    def spy(self, windows01, only=None, plain=None):
+        asked.append(len(windows01))
+        return original(self, windows01, only, plain)
+
+    monkeypatch.setattr(TemplateMatcher, "disagreement", spy)
+    sure = np.exp(-CASCADE - 0.5)  # the rival a little beyond the cascade
+    probs = np.array([[0.0, sure, 1.0 - sure], [0.9, 0.05, 0.05]], np.float32)
+    windows = np.stack([_hex(0.95, member=True), _hex(0.95)])
+    out = reader._by_art(cls, probs, windows)
+    assert asked == []
+    assert [cls.classes[b] for b, _ in out] == ["resource:gold", EMPTY]
