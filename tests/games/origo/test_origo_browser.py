@@ -221,6 +221,14 @@ def test_laptop_carry_over_german_history_and_the_game_to_its_end(browser, live,
     page.goto(live.url + "/")
     expect(page.get_by_test_id("to-move")).to_have_text("Ann")
     # the width is used: the board on the left, who and what beside it, both on the first screen
+    # (waited for: under a loaded test run the module's layout can lag the first text by a frame or two)
+    page.wait_for_function(
+        """() => { const b = document.querySelector('[data-testid=og-board]');
+          const s = document.querySelector('[data-testid=og-status]'); if (!b || !s) return false;
+          const r = b.getBoundingClientRect(), q = s.getBoundingClientRect();
+          return r.right <= q.left + 0.5 && q.top < 200; }""",
+        timeout=10000,
+    )
     board = page.get_by_test_id("og-board").bounding_box()
     status = page.get_by_test_id("og-status").bounding_box()
     assert board and status and board["x"] + board["width"] <= status["x"] and status["y"] < 200
