@@ -36,17 +36,7 @@ LOOKS = ("fine", "coarse", "structure", "fine+coarse", "joined", "as the row joi
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--set", choices=("tune", "eval"), default="tune")
-    ap.add_argument("--sessions", type=int, default=8)
-    ap.add_argument("--first", type=int, default=0)
-    ap.add_argument("--every", type=int, default=3)
-    ap.add_argument("--of", type=int, default=24)
-    ap.add_argument("--frames", type=int, default=8)
-    ap.add_argument("--cache", default="/tmp/vision-diag")
-    ap.add_argument("--family", help="turn the packs into this art family (as vision_diag)")
-    ap.add_argument(
-        "--re-enroll", action="store_true", help="enroll the cached frames again with the code as it is (vision_diag)"
-    )
+    vision_diag.session_options(ap, sessions=8, every=3)
     a = ap.parse_args(argv)
     # the options vision_diag's sessions read (no drift, members on the grid, shipped models)
     a.drift, a.piles, a.models = "off", "fixed", None

@@ -220,23 +220,16 @@ def try_setting(ap: argparse.ArgumentParser, item: str) -> None:
     print(f"--try: {module}.{name} = {value!r} (was {old!r})", file=sys.stderr)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def session_options(ap: argparse.ArgumentParser, sessions: int = 6, every: int = 4) -> None:
+    """Add the options :func:`sessions` reads that pick the sessions, their art and their cache (the
+    other diagnostics on these sessions take them too, with their own defaults)."""
     ap.add_argument("--set", choices=("tune", "eval"), default="tune")
-    ap.add_argument("--sessions", type=int, default=6)
+    ap.add_argument("--sessions", type=int, default=sessions)
     ap.add_argument("--first", type=int, default=0)
-    ap.add_argument("--every", type=int, default=4, help="take every n-th session (spreads tilt and light)")
+    ap.add_argument("--every", type=int, default=every, help="take every n-th session (spreads tilt and light)")
     ap.add_argument("--of", type=int, default=24, help="sessions of the full set (conditions are stratified)")
     ap.add_argument("--frames", type=int, default=8)
     ap.add_argument("--cache", default="/tmp/vision-diag")
-    ap.add_argument("--top", type=int, default=12)
-    ap.add_argument("--json", help="write the totals here")
-    ap.add_argument(
-        "--drift",
-        choices=DRIFT_MODES,
-        default="off",
-        help="sessions whose light changes during the game (default none)",
-    )
     ap.add_argument(
         "--family", help="turn the packs into this art family (games.tribes.sim.families; tune: classic, bold)"
     )
@@ -244,6 +237,19 @@ def main(argv: list[str] | None = None) -> int:
         "--re-enroll",
         action="store_true",
         help="enroll cached sessions again (their frames kept): to try a change to the enrollment",
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    session_options(ap)
+    ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--json", help="write the totals here")
+    ap.add_argument(
+        "--drift",
+        choices=DRIFT_MODES,
+        default="off",
+        help="sessions whose light changes during the game (default none)",
     )
     ap.add_argument("--piles", choices=PILES, default="fixed", help="how members stand on a hex (default: the grid)")
     ap.add_argument("--models", help="folder of models.json and *.onnx (default: the shipped models)")
