@@ -128,8 +128,9 @@ class TrackerLink:
                 snap = self.runtime.snapshot()
                 seats = self.policy().rules.seats(snap.state)
                 names = {self.tracker.seating.layout_seats[g]: p.name for g, p in enumerate(seats)}
-            out = st.to_dict(names, self.policy())
-            out["overruled"] = [f.to_dict(names, self.policy()) for f in self.overruled()]
+            policy = self.policy()
+            out = st.to_dict(names, policy)
+            out["overruled"] = [f.to_dict(names, policy) for f in self.overruled()]
             out["frames"] = self.stats.frames
             out["settled_frames"] = self.stats.settled
             return out
@@ -158,7 +159,7 @@ class TrackerLink:
             else:
                 pol = self.policy()
                 match = [k for k in (tr.overruled if tr is not None else {}) if pol.key_to_json(k) == key]
-                if not match or tr is None:
+                if tr is None or not match:
                     raise AnswerError("not_found", f"the fact {key} is not overruled")
                 n = tr.reinstate(match[0])
         if n:

@@ -373,12 +373,10 @@ def post_recheck() -> Response:
         raise bad_request("key", "must be a fact's key as the status's overruled list gives it")
     from tracker.link import AnswerError
 
-    cam = _camera()
-    try:
-        n = cam["link"].reinstate(key)
+    try:  # the link tells its subscribers, the page's stream among them (attach)
+        n = _camera()["link"].reinstate(key)
     except AnswerError as exc:
         raise ApiError(404, "not_found", str(exc)) from None
-    cam["feed"].changed()
     return jsonify({"rechecked": n})
 
 

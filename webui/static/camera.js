@@ -1,10 +1,11 @@
 // Camera mode of the companion page: the tracker's state in one line, its questions (a prompt's options,
 // a desync's facts and fixes) to tap, and — folded away on a phone — the annotated camera picture
 // (MJPEG) and learning the user's box at setup (enrollment). Facts the user overruled by answering a
-// desync are listed, each with a button to have the camera looked at again there (POST /api/tracker/recheck). Shown only in camera mode (GET /api/tracker
-// says enabled: true; without a camera it says enabled: false, never a 404); one SSE stream
-// (/api/tracker/events) keeps it current, and each status is passed on to the shell and the game's
-// module as the `companion:camera` event (the module then asks only what the camera cannot read).
+// desync are listed, each with a button to have the camera looked at again there
+// (POST /api/tracker/recheck). Shown only in camera mode (GET /api/tracker says enabled: true; without
+// a camera it says enabled: false, never a 404); one SSE stream (/api/tracker/events) keeps it current,
+// and each status is passed on to the shell and the game's module as the `companion:camera` event
+// (the module then asks only what the camera cannot read).
 // Texts and language come from the shell (window.companion; a paired browser carries the pairing cookie): what the tracker says is
 // said in the reader's language (shell.trackerText). The panel sits at the top of the game module's
 // [data-camera-slot] element (else at the top of the game view) and follows the module when the shell
@@ -108,16 +109,15 @@
     if (st.prompt) {
       html += `<div class="cam-prompt" data-testid="cam-prompt"><p>${h(said(st.prompt))}</p>${options(st.prompt.id, st.prompt.options, "cam-pick")}</div>`;
     }
+    const fact = (f) => (C() && C().factText ? C().factText(f, st.names) : f);
     if (st.desync) {
       const d = st.desync;
-      const fact = (f) => (C() && C().factText ? C().factText(f, st.names) : f);
       html += `<div class="cam-desync" data-testid="cam-desync"><ul>${d.facts.map((f) => { const w = fact(f);
         return `<li><b>${h(w.where)}</b>: ${h(t("camSeen"))} ${h(w.seen)}, ${h(t("camExpected"))} ${h(w.expected)}</li>`; }).join("")}</ul>` +
         (d.options.length ? `<p>${h(t("camFix"))}</p>${options(d.id, d.options, "cam-fix")}` : "") + "</div>";
     }
     if (st.overruled && st.overruled.length) {
       // facts the user overruled by answering a desync: the camera keeps reading them otherwise
-      const fact = (f) => (C() && C().factText ? C().factText(f, st.names) : f);
       html += `<div class="cam-overruled" data-testid="cam-overruled"><p>${h(t("camOverruled"))}</p><ul>${st.overruled.map((f, i) => { const w = fact(f);
         return `<li><b>${h(w.where)}</b>: ${h(t("camSeen"))} ${h(w.seen)}, ${h(t("camRecord"))} ${h(w.expected)} ` +
           `<button class="chip" data-testid="cam-recheck" data-recheck="${i}">${h(t("camRecheck"))}</button></li>`; }).join("")}</ul></div>`;
