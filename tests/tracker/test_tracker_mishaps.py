@@ -357,17 +357,15 @@ def test_another_move_in_place_of_a_finished_turn_is_a_desync_with_the_fix(tmp_p
     assert run.statuses[-1].kind == "watching"
 
 
-def test_a_fact_the_user_overruled_is_not_asked_about_after_every_move(tmp_path: Path, game3: Game) -> None:
-    """The camera keeps reading a revealed tile as face down (pale art): the first desync is answered
-    with the true moves, which overrules that fact (the game still disagrees with it after the
-    answer). Play goes on with the misreading in view: the next moves are committed with no desync.
-    Once the tile reads face up, the overrule is dropped and the fact counts again."""
-    i = find(game3, lambda s, m: isinstance(m, Achieve) and isinstance(game3.moves[game3.states.index(s) + 1], Reveal))
-    after_reveal = view_of(game3.states[i + 2])
-    before_reveal = view_of(game3.states[i])
-    turned = [k for k in after_reveal if k[0] == "face" and after_reveal[k] != before_reveal[k]]
-    assert len(turned) == 1
-    _, era, col = turned[0]
+def _reveal_misread(game: Game, moves: int) -> tuple[int, int, int, list[int], Footage]:
+    """The first achievement followed by a reveal in ``game``: its index ``i``, the revealed tile's
+    era and column, the moves shown from ``i`` on among the next ``moves`` (not the reveal: the table
+    shows none), and footage of the table before it, then after each shown move with that tile
+    misread face down (pale art)."""
+    i = find(game, lambda s, m: isinstance(m, Achieve) and isinstance(game.moves[game.states.index(s) + 1], Reveal))
+    after_reveal, before_reveal = view_of(game.states[i + 2]), view_of(game.states[i])
+    (_, era, col), *rest = [k for k in after_reveal if k[0] == "face" and after_reveal[k] != before_reveal[k]]
+    assert not rest
 
     def misread(state: State) -> View:
         v = dict(view_of(state))
@@ -375,10 +373,34 @@ def test_a_fact_the_user_overruled_is_not_asked_about_after_every_move(tmp_path:
         v[("board", era, col)] = None
         return v
 
-    shown = [j for j in range(i, i + 8) if not isinstance(game3.moves[j], Reveal)]
+    shown = [j for j in range(i, i + moves) if not isinstance(game.moves[j], Reveal)]
     footage = Footage().show(before_reveal)
     for j in shown:
-        footage = footage.hand().show(misread(game3.states[j + 1]), 4.0)
+        footage = footage.hand().show(misread(game.states[j + 1]), 4.0)
+    return i, era, col, shown, footage
+
+
+def _answer_truly(link, truth: list[str]) -> bool:
+    """Answer the open desync with the fix that keeps the record on ``truth``; whether one was taken."""
+    st = link.status
+    record = [str(m) for m in link.runtime.snapshot().moves]
+    for k, o in enumerate(st.desync.options):
+        new = record[: len(record) - o.back] + [str(m) for m in o.moves]
+        if (o.moves or o.back) and new == truth[: len(new)]:
+            try:
+                link.answer(st.desync.id, k)
+            except AnswerError:
+                continue
+            return True
+    return False
+
+
+def test_a_fact_the_user_overruled_is_not_asked_about_after_every_move(tmp_path: Path, game3: Game) -> None:
+    """The camera keeps reading a revealed tile as face down (pale art): the first desync is answered
+    with the true moves, which overrules that fact (the game still disagrees with it after the
+    answer). Play goes on with the misreading in view: the next moves are committed with no desync.
+    Once the tile reads face up, the overrule is dropped and the fact counts again."""
+    i, era, col, shown, footage = _reveal_misread(game3, 8)
     last = shown[-1] + 1
     footage = footage.hand().show(game3.states[last], 2.0)  # read right at last
     truth = [str(m) for m in game3.moves]
@@ -386,20 +408,9 @@ def test_a_fact_the_user_overruled_is_not_asked_about_after_every_move(tmp_path:
     overruled: list[dict] = []
 
     def on_frame(n: int, link) -> None:
-        st = link.status
-        if st.desync is None:
-            return
-        record = [str(m) for m in link.runtime.snapshot().moves]
-        for k, o in enumerate(st.desync.options):
-            new = record[: len(record) - o.back] + [str(m) for m in o.moves]
-            if (o.moves or o.back) and new == truth[: len(new)]:
-                try:
-                    link.answer(st.desync.id, k)
-                except AnswerError:
-                    continue
-                answered.append(n)
-                overruled.append(link.tracker.overruled)
-                return
+        if link.status.desync is not None and _answer_truly(link, truth):
+            answered.append(n)
+            overruled.append(link.tracker.overruled)
 
     rt = runtime_at(tmp_path, game3, i)
     run = feed(rt, footage, on_frame=on_frame)
@@ -415,21 +426,7 @@ def test_the_status_lists_overruled_facts_and_a_recheck_brings_the_desync_back(t
     """After a desync is answered, the status JSON lists the overruled facts (where, what the camera
     reads, what the record says); the user asks for them to be looked at again (a wrong answer, say):
     the misreading counts again, so the same desync comes back and is answered a second time."""
-    i = find(game3, lambda s, m: isinstance(m, Achieve) and isinstance(game3.moves[game3.states.index(s) + 1], Reveal))
-    after_reveal, before_reveal = view_of(game3.states[i + 2]), view_of(game3.states[i])
-    (_, era, col), *rest = [k for k in after_reveal if k[0] == "face" and after_reveal[k] != before_reveal[k]]
-    assert not rest
-
-    def misread(state: State) -> View:
-        v = dict(view_of(state))
-        v[("face", era, col)] = False
-        v[("board", era, col)] = None
-        return v
-
-    shown = [j for j in range(i, i + 6) if not isinstance(game3.moves[j], Reveal)]
-    footage = Footage().show(before_reveal)
-    for j in shown:
-        footage = footage.hand().show(misread(game3.states[j + 1]), 4.0)
+    i, era, col, shown, footage = _reveal_misread(game3, 6)
     truth = [str(m) for m in game3.moves]
     answered: list[int] = []
     listed: list[list[dict]] = []
@@ -445,13 +442,8 @@ def test_the_status_lists_overruled_facts_and_a_recheck_brings_the_desync_back(t
                     link.reinstate(["no", "such", "fact"])
                 rechecked.append(link.reinstate(key) + link.reinstate())  # one, then the rest
             return
-        record = [str(m) for m in link.runtime.snapshot().moves]
-        for k, o in enumerate(st.desync.options):
-            new = record[: len(record) - o.back] + [str(m) for m in o.moves]
-            if (o.moves or o.back) and new == truth[: len(new)]:
-                link.answer(st.desync.id, k)
-                answered.append(n)
-                return
+        if _answer_truly(link, truth):
+            answered.append(n)
 
     run = feed(runtime_at(tmp_path, game3, i), footage, on_frame=on_frame)
     facts = {tuple(f["key"]): (f["seen_value"], f["expected_value"]) for f in listed[0]}

@@ -18,7 +18,9 @@ import re
 import struct
 import urllib.parse
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import expect
@@ -271,13 +273,15 @@ def test_the_demo_speed_is_set_on_the_page(open_page, rt, recorded):
         unregister(rt)
 
 
-def test_camera_mode_asks_only_what_the_camera_cannot_read(browser, rt, recorded, tmp_path):
+@contextmanager
+def camera_phone(browser, rt: GameRuntime) -> Iterator[SimpleNamespace]:
+    """Camera mode on its own server (a tracker link fed by nothing: the test sets its status) and a
+    German phone page not yet opened: ``page``, ``url``, ``app``, ``link``, ``feed``. Script errors
+    on the page fail the test."""
     from tracker.link import TrackerLink
-    from tracker.tracker import Option, Prompt, Status, StatusKind, Update, say
     from webui.camera import FrameHub, attach
     from webui.server import LiveServer
 
-    at(rt, recorded, 5)  # Ann took Exploration: the camera reads the tiles drawn when they are laid
     app = create_app(rt, {"SSE_HEARTBEAT": 1.0})
     link = TrackerLink(rt, freeze_gc=False)
     feed = attach(app, link, FrameHub(), source="test camera")
@@ -288,7 +292,20 @@ def test_camera_mode_asks_only_what_the_camera_cannot_read(browser, rt, recorded
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        page.goto(srv.url + "/")
+        yield SimpleNamespace(page=page, url=srv.url, app=app, link=link, feed=feed)
+    finally:
+        ctx.close()
+        srv.stop()
+    assert errors == [], errors
+
+
+def test_camera_mode_asks_only_what_the_camera_cannot_read(browser, rt, recorded, tmp_path):
+    from tracker.tracker import Option, Prompt, Status, StatusKind, Update, say
+
+    at(rt, recorded, 5)  # Ann took Exploration: the camera reads the tiles drawn when they are laid
+    with camera_phone(browser, rt) as cam:
+        page, link, feed = cam.page, cam.link, cam.feed
+        page.goto(cam.url + "/")
         expect(page.get_by_test_id("camera")).to_be_visible()
         expect(page.get_by_test_id("cam-reads")).to_be_visible()
         expect(page.locator("[data-draw]").first).to_be_hidden()  # no "Which tiles were drawn?" buttons
@@ -310,33 +327,17 @@ def test_camera_mode_asks_only_what_the_camera_cannot_read(browser, rt, recorded
         shot(page, "tribes-phone-camera.png", tmp_path)
         page.get_by_test_id("byhand").locator("summary").click()  # entering by hand is still possible
         expect(page.locator("[data-draw=wheat]")).to_be_visible()
-    finally:
-        ctx.close()
-        srv.stop()
-    assert errors == [], errors
 
 
 def test_camera_mode_lists_the_facts_an_answer_overruled_and_looks_again_on_a_tap(browser, rt, recorded, tmp_path):
     """A desync answered overrules the camera where the record still disagrees: the page says where,
     what the camera reads and what the record says, and "look again" makes that fact count again."""
-    from tracker.link import TrackerLink
-    from webui.camera import FrameHub, attach
-    from webui.server import LiveServer
-
     at(rt, recorded, 5)
-    app = create_app(rt, {"SSE_HEARTBEAT": 1.0})
-    link = TrackerLink(rt, freeze_gc=False)
-    tracker = link._tracker_for(link.game_view())  # the tracker the first frame would build
-    tracker._overruled[("face", 1, 0)] = False  # as Tracker.overrule leaves it (tests/tracker: the real path)
-    feed = attach(app, link, FrameHub(), source="test camera")
-    srv = LiveServer(app).start()
-    ctx = browser.new_context(**PHONE)
-    ctx.add_init_script("localStorage.setItem('companion-lang', 'de')")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        page.goto(srv.url + "/")
+    with camera_phone(browser, rt) as cam:
+        page, link, feed, app = cam.page, cam.link, cam.feed, cam.app
+        tracker = link._tracker_for(link.game_view())  # the tracker the first frame would build
+        tracker._overruled[("face", 1, 0)] = False  # as Tracker.overrule leaves it (tests/tracker: the real path)
+        page.goto(cam.url + "/")
         over = page.get_by_test_id("cam-overruled")
         expect(over).to_be_visible()
         expect(over).to_contain_text("Deine Antwort gilt hier statt der Kamera")
@@ -348,7 +349,3 @@ def test_camera_mode_lists_the_facts_an_answer_overruled_and_looks_again_on_a_ta
         expect(over).to_have_count(0)
         assert tracker.overruled == {}
         assert feed is app.extensions["companion"]["camera"]["feed"]
-    finally:
-        ctx.close()
-        srv.stop()
-    assert errors == [], errors
