@@ -175,6 +175,9 @@ class Recognizer:
             "board": self._classifier("board", "players", t),
         }
         self.support = LandSupport(self.profile, self.seats, stream)
+        hex_examples = None
+        if enr.windows.get("hex") is not None and len(enr.windows["hex"]):
+            hex_examples = (enr.windows["hex"], list(enr.labels.get("hex", [])))
         self.land = LandReader(
             self.encoder,
             self.hex_classifiers,
@@ -182,13 +185,9 @@ class Recognizer:
             colours,
             cache=stream if cache is None else cache,
             bare=BareLook(enr.bare_places, enr.bare) if bare_look else None,
-            examples=(enr.windows["hex"], list(enr.labels.get("hex", [])))
-            if enr.windows.get("hex") is not None and len(enr.windows["hex"])
-            else None,
+            examples=hex_examples,
             **({} if member_art is None else {"member_art": member_art}),
-            templates=TemplateMatcher(enr.windows["hex"], list(enr.labels.get("hex", [])), skip=(EMPTY,))
-            if features == "model" and enr.windows.get("hex") is not None and len(enr.windows["hex"])
-            else None,
+            templates=TemplateMatcher(*hex_examples, skip=(EMPTY,)) if features == "model" and hex_examples else None,
         )
         row_templates = None
         if features == "model" and enr.windows.get("row") is not None and len(enr.windows["row"]):

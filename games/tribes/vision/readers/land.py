@@ -61,6 +61,7 @@ from games.tribes.vision.readers.base import (
     FrameContext,
     colour_sigma,
     enrolled_windows,
+    template_costs,
     threshold_conf,
 )
 from games.tribes.vision.regions import COUNT_PATCH_MM, COUNT_PX, EMBED_PX, HEX_PATCH_MM, WALK_FAR, WALK_REACH
@@ -353,7 +354,7 @@ class LandReader:
             return out
         rows = []
         for i, b in enumerate(best):
-            if cls.classes[b] == EMPTY or b not in tile_cols:
+            if b not in tile_cols:  # the empty hex (never compared) or a type never enrolled as art
                 continue
             others = np.delete(cost[i, tile_cols], tile_cols.index(int(b)))
             if float(others.min()) - float(cost[i, b]) < CASCADE:
@@ -361,10 +362,13 @@ class LandReader:
         if not rows:
             return out
         share = tm.disagreement(windows[rows])
-        at = [tm.index[cls.classes[k]] for k in tile_cols]
+        is_tile = np.zeros(len(cls.classes), bool)
+        is_tile[tile_cols] = True
         for r, i in enumerate(rows):
             joined = cost[i].copy()
-            joined[tile_cols] += (share[r, at] - share[r, at].min()) / TEMPLATE_SHARE
+            extra = template_costs(share[r], cls.classes, tm, is_tile, 0.0)
+            assert extra is not None  # every tile column has its art
+            joined[tile_cols] += extra[tile_cols] / TEMPLATE_SHARE
             k = tile_cols[int(np.argmin(joined[tile_cols]))]
             e = np.exp(-(joined - joined[k]))
             out[i] = (k, float(1.0 / e.sum()))
