@@ -99,16 +99,18 @@ type is chosen by the joined cost. Members standing on an exhausted tile (its pl
 with their shadows, and the tile model, which sees the members' colour hidden but not their shadows,
 takes it for a darker resource tile of pale art; against the art, the shadowed back disagrees where
 the members and their shadows lie, a resource tile there and wherever its symbol and paper differ.
-Chosen on the reader's own windows with a throwaway probe (0.2 / 0.1 / 0.05: 0.1 best over pale
-art, dark art and the colour variants together; ``benchmarks/land_template_eval.py`` counts the same
-and was not yet run in full); the whole reader's figures with and
-without (``benchmarks/vision_diag.py --try land.CASCADE=-1``): docs/benchmarks.md, "Unseen boxes, an
-eleventh part" (pale art's tile types 611 -> 573 wrong of 5,369, dark art's 64 -> 56)."""
+Chosen on the hex windows the reader classifies (``benchmarks/land_template_eval.py --set tune
+[--family pale|dark] --re-enroll``, 8 sessions x 8 frames; tile types wrong at cascade 1.0, the model
+alone / 0.2 / **0.1** / 0.05): pale art 201 / 172 / 163 / 160, dark art 56 / 46 / 49 / 49, the colour
+variants 22 / 17 / 16 / 16 — 0.1 and 0.05 within 3 windows of each other over all three; 0.1 kept, the
+art's weaker pull where they tie. The whole reader's figures with and without (``benchmarks/vision_diag.py
+--try land.CASCADE=-1``): docs/benchmarks.md, "Unseen boxes, an eleventh part"."""
 CASCADE = 1.0
 """Templates are consulted only where the tile model leaves a second tile type within this cost of
-its best (a factor e in p); elsewhere the model alone decides (the templates cost some 1.5 ms a window
-compared; chosen as the weight was, 3.0 / 1.0 / 0.5 giving nearly the same readings on pale and
-dark art)."""
+its best (a factor e in p); elsewhere the model alone decides. At share 0.1 (``land_template_eval.py``),
+cascade 3.0 / **1.0** / 0.5: pale art 161 / 163 / 164 wrong with 1,247 / 748 / 431 of 1,742 windows
+compared, dark art 48 / 49 / 45 with 226 / 71 / 42 of 1,884, the colour variants 14 / 16 / 19 with
+46 / 17 / 8."""
 
 
 OUTLINE_EDGE = 0.12
