@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from companion.memory import trim
-from companion.stopping import stop_on_sigterm
+from companion.stopping import stop_on_sigterm, stops_held
 
 SOURCES = {
     "recognizer": "the camera pipeline (vision.recognizer) reading the rendered pictures, enrolled from the setup",
@@ -774,23 +774,24 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        series.stop()
-        loop.stop()
-        frames.close()
-        app.extensions["companion"]["camera"]["feed"].close()
-        server.stop()
-        if live is not None:
-            live.close()
-        snap = runtime.snapshot()
-        cur = series.current
-        shown = cur.playback.frames[min(cur.frames.position, len(cur.playback.frames) - 1)].time
-        print(
-            f"{series.played} game(s) played; this one: recorded {len(snap.moves)} moves, the simulated game has "
-            f"{len(cur.game.moves)}; {loop.stats.frames} frames in all ({shown:.0f} s of this game's play) in "
-            f"{time.monotonic() - t0:.0f} s, reading {loop.stats.to_dict()['recognize_ms']:.0f} ms per frame"
-        )
-        runtime.close()
-        tmp.cleanup()
+        with stops_held():  # a second Ctrl+C does not break off the cleanup
+            series.stop()
+            loop.stop()
+            frames.close()
+            app.extensions["companion"]["camera"]["feed"].close()
+            server.stop()
+            if live is not None:
+                live.close()
+            snap = runtime.snapshot()
+            cur = series.current
+            shown = cur.playback.frames[min(cur.frames.position, len(cur.playback.frames) - 1)].time
+            print(
+                f"{series.played} game(s) played; this one: recorded {len(snap.moves)} moves, the simulated game has "
+                f"{len(cur.game.moves)}; {loop.stats.frames} frames in all ({shown:.0f} s of this game's play) in "
+                f"{time.monotonic() - t0:.0f} s, reading {loop.stats.to_dict()['recognize_ms']:.0f} ms per frame"
+            )
+            runtime.close()
+            tmp.cleanup()
     return 0
 
 
@@ -924,12 +925,13 @@ def _page_demo(args: argparse.Namespace, plugin: Any) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        demo.stop()
-        app.extensions["companion"]["hub"].close()
-        server.stop()
-        runtime.close()
-        print(f"played {demo.moves_played} moves in {demo.games_started} game(s)")
-        tmp.cleanup()
+        with stops_held():  # a second Ctrl+C does not break off the cleanup
+            demo.stop()
+            app.extensions["companion"]["hub"].close()
+            server.stop()
+            runtime.close()
+            print(f"played {demo.moves_played} moves in {demo.games_started} game(s)")
+            tmp.cleanup()
     return 0
 
 

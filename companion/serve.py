@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.stopping import stop_on_sigterm
+from companion.stopping import stop_on_sigterm, stops_held
 from devices.cli import add_strip_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -215,14 +215,15 @@ def _serve(args: argparse.Namespace, leds: LiveStrip | None, notes: list[str]) -
             server.serve_forever()
         return 0
     finally:
-        if stop_camera:
-            stop_camera()
-        if demo:
-            demo.stop()
-        if server is not None:
-            server.stop()
-        elif app is not None:
-            app.extensions["companion"]["hub"].close()
-        runtime.close()
-        if tmp:
-            tmp.cleanup()
+        with stops_held():  # a second Ctrl+C does not break off the cleanup
+            if stop_camera:
+                stop_camera()
+            if demo:
+                demo.stop()
+            if server is not None:
+                server.stop()
+            elif app is not None:
+                app.extensions["companion"]["hub"].close()
+            runtime.close()
+            if tmp:
+                tmp.cleanup()
