@@ -8,9 +8,11 @@ each step only the moves the game's policy proposes from what the table shows
 are dropped). Every state reached is scored against the
 evidence (:meth:`tracker.evidence.Evidence.deficit`) plus a small cost per move, so that of two
 chains that explain the table equally the shorter wins. A beam keeps the best few chains per depth;
-chains that already explain the table are not extended (except a start waiting for a chance outcome
-the table shows, read weakly); the search stops one depth after the first
-explanation (to see rivals of the same or one more move) or when its node budget is spent.
+chains that already explain the table are not extended — except a start waiting for a chance outcome
+the table shows, read weakly, and the chain of outcomes from it (tiles drawn, then laid: a new tile
+read at 0.8 is short of a clear disagreement, yet "nothing laid" must not pass for an explanation
+while the next player goes on); the search stops one depth after the first explanation that waits
+for no such outcome (to see rivals of the same or one more move) or when its node budget is spent.
 """
 
 from __future__ import annotations
@@ -293,13 +295,20 @@ def search(
     nodes = [root]
     seen: set[Any] = {state_key(start, views)}
     frontier = [root]
-    found_at: int | None = 0 if root.explains else None
+    # the start and the chain of chance outcomes from it that the table reads otherwise, if only
+    # weakly (tiles drawn, then laid): followed on even where they explain the table
+    awaiting = {id(root)} if _reads_outcome(root, policy) else set()
+
+    def found(node: Node) -> bool:
+        return node.explains and id(node) not in awaiting
+
+    found_at: int | None = 0 if found(root) else None
     for depth in range(1, cfg.max_depth + 1):
         if found_at is not None and depth > found_at + 1:
             break
         children: list[Node] = []
         for node in frontier:
-            if rules.is_over(node.state) or (node.explains and not (node is root and _reads_outcome(node, policy))):
+            if rules.is_over(node.state) or found(node):
                 continue
             turns = sum(1 for m in node.moves if policy.starts_turn(m))
             for move in policy.propose(node.state, read, cfg.prune):
@@ -317,11 +326,13 @@ def search(
                     continue
                 seen.add(key)
                 children.append(child)
+                if id(node) in awaiting and _reads_outcome(child, policy):
+                    awaiting.add(id(child))
         if not children:
             break
         children.sort(key=lambda n: (n.cost(cfg.step_cost), [str(m) for m in n.moves]))
         nodes.extend(children)
         frontier = children[: cfg.beam]
-        if found_at is None and any(c.explains for c in children):
+        if found_at is None and any(found(c) for c in children):
             found_at = depth
     return nodes

@@ -587,3 +587,39 @@ def test_event_read_as_a_coin_flip_is_asked_not_committed_r_ach_6(tmp_path: Path
     assert options[0] == [str(event)]
     era = before.pending.era
     assert len(options) == min(4, len(unseen_events(before, era)))  # the tracker shows at most 4
+
+
+def test_drawn_tiles_read_weakly_are_not_passed_over(tmp_path: Path, game2: Game) -> None:
+    """R-ACT-EXP-1: the two tiles just drawn and laid, each read right but weakly in every frame
+    (0.8: a pale tile under a steep camera; each fact alone short of a clear disagreement). The game
+    waits for a draw, which the table shows, so the tracker tries the draws there too instead of
+    reading "the table matches the game" while the next player goes on: too weak to write by guess
+    against "nothing laid yet", it asks, the true draw and placement first (found on pale art:
+    ``benchmarks/tracker_eval.py --family pale``, seed 10, move 18, silent before)."""
+    i = _exploration_of_two(game2)
+    draw, place = game2.moves[i + 1], game2.moves[i + 2]
+    after_exp, after = game2.states[i + 1], game2.states[i + 3]
+    seat = game2.states[i].to_move
+    laid = {h for h, _ in place.tiles}
+
+    def weak(_: int, obs: Observation) -> Observation:
+        hexes = tuple(
+            replace(x, tile_conf=0.8, resource_conf=0.8) if x.seat == seat and x.hex in laid else x for x in obs.hexes
+        )
+        return replace(obs, hexes=hexes)
+
+    rt = runtime_at(tmp_path, game2, i + 1)
+    truth = (str(draw), str(place))
+    asked = []
+
+    def tap(n: int, link: TrackerLink) -> None:
+        st = link.status
+        if st.prompt and not asked:
+            options = [tuple(str(m) for m in o.moves) for o in st.prompt.options]
+            assert options[0] == truth, options  # what was read ranks first
+            asked.append(link.answer(st.prompt.id, 0))
+
+    run = feed(rt, Footage().show(after_exp).hand().show(after, 4.0, edit=weak), on_frame=tap)
+    assert asked and asked[0].kind == "answer"
+    assert run.committed() == []  # nothing written by guess
+    assert run.moves[-2:] == list(truth)

@@ -21,7 +21,14 @@ from games.tribes.plugin import GAME
 from games.tribes.rules.checks import claim_or_none, intensity, movement_cost
 from games.tribes.rules.hexgrid import format_hex
 from games.tribes.rules.moves import Explore, Move, Movement, Offspring, Restore
-from games.tribes.rules.pending import EventRevealPending, PendingKind, RestorePending, RevealPending
+from games.tribes.rules.pending import (
+    DrawPending,
+    EventRevealPending,
+    PendingKind,
+    PlacePending,
+    RestorePending,
+    RevealPending,
+)
 from games.tribes.rules.state import State
 from games.tribes.tracker import facts as F
 from games.tribes.tracker.propose import TableRead, propose
@@ -117,8 +124,9 @@ class TribesPolicy:
         )
 
     def reads_outcome(self, state: State) -> bool:
-        """An achievement turned up (R-ACH-8) or an event laid in the row (R-ACH-6)."""
-        return isinstance(state.pending, RevealPending | EventRevealPending)
+        """An achievement turned up (R-ACH-8), an event laid in the row (R-ACH-6), or tiles drawn
+        and laid face up (R-ACT-EXP-1: the draw and then where they lie)."""
+        return isinstance(state.pending, RevealPending | EventRevealPending | DrawPending | PlacePending)
 
     def starts_turn(self, move: Move) -> bool:
         """A tile taken from the row (R-TURN-1)."""
