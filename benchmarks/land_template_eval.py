@@ -30,6 +30,10 @@ from games.tribes.vision.recognizer import Recognizer
 
 SHARES = (0.2, 0.1, 0.05)
 CASCADES = (3.0, 1.0, 0.5)
+SURE = 0.73
+"""Confidence of a reading that, in every frame, fuses to the tracker's support 1.0
+(``games.tribes.tracker.propose.WEAK_RESOURCE``): below it a drawn tile's resource is not taken as
+read, and the tracker asks."""
 
 
 def _label(h: Any) -> str:
@@ -56,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     wrong: Counter[tuple[Any, ...]] = Counter()
     compared: Counter[float] = Counter()
     total: Counter[str] = Counter()
+    sure: Counter[tuple[str, bool, bool]] = Counter()  # (setting, right, at SURE or more)
     for _name, seated, enr, frames in vision_diag.sessions(a):
         rec = Recognizer(seated, profile, enr, None, stream=False)
         tm = rec.land.templates
@@ -80,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
                     total[where] += 1
                     best = int(cost[r].argmin())
                     wrong[("model alone", where)] += cls.classes[best] != truth_label
+                    right = cls.classes[best] == truth_label
+                    sure[("model alone", right, bool(probs[r, best] >= SURE))] += 1
                     gap = np.inf
                     if cls.classes[best] != EMPTY and len(tiles) > 1:
                         others = sorted(cost[r, tiles])
@@ -88,11 +95,15 @@ def main(argv: list[str] | None = None) -> int:
                         asked = gap < cascade
                         compared[cascade] += int(asked)
                         for s in SHARES:
-                            pick = best
+                            pick, conf = best, float(probs[r, best])
                             if asked:
-                                joined = cost[r, tiles] + (share[r, at] - share[r, at].min()) / s
-                                pick = tiles[int(np.argmin(joined))]
-                            wrong[(f"share {s}, cascade {cascade}", where)] += cls.classes[pick] != truth_label
+                                joined = cost[r].copy()
+                                joined[tiles] += (share[r, at] - share[r, at].min()) / s
+                                pick = tiles[int(np.argmin(joined[tiles]))]
+                                conf = float(1.0 / np.exp(-(joined - joined[pick])).sum())  # as the reader
+                            key = f"share {s}, cascade {cascade}"
+                            wrong[(key, where)] += cls.classes[pick] != truth_label
+                            sure[(key, cls.classes[pick] == truth_label, conf >= SURE)] += 1
     n = sum(total.values())
     print(f"{n} hexes holding a tile read afresh ({a.set}{' ' + a.family if a.family else ''}): {dict(total)}")
     print("| tile types | wrong, bare | wrong, under members | all |")
@@ -100,6 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     for key in ["model alone"] + [f"share {s}, cascade {c}" for c in CASCADES for s in SHARES]:
         b, m = wrong[(key, "bare")], wrong[(key, "under members")]
         print(f"| {key} | {b} | {m} | {b + m} |")
+    print(f"\n| confidence (at {SURE} or more: sure) | right, sure | right, unsure | wrong, sure | wrong, unsure |")
+    print("|---|---|---|---|---|")
+    for key in ["model alone"] + [f"share {s}, cascade {c}" for c in CASCADES for s in SHARES]:
+        cells = [sure[(key, r, u)] for r, u in ((True, True), (True, False), (False, True), (False, False))]
+        print(f"| {key} | " + " | ".join(map(str, cells)) + " |")
     print("windows compared, by cascade: " + ", ".join(f"{c}: {compared[c]}" for c in CASCADES) + f" of {n}")
     return 0
 
