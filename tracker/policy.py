@@ -87,6 +87,12 @@ class TrackerPolicy(Protocol):
         the outcomes even when the start seems to explain a weak reading."""
         ...  # pragma: no cover - protocol
 
+    def not_yet_margin(self, state: Any) -> float | None:
+        """For a state waiting for a chance outcome the table shows: by how much an explanation that
+        shows the outcome must beat "not yet" (this state) for the tracker to commit it without
+        asking; None: the tracker's ``margin``, as between any two explanations."""
+        ...  # pragma: no cover - protocol
+
     def starts_turn(self, move: Any) -> bool:
         """The move begins a player's turn (the search allows a few per chain)."""
         ...  # pragma: no cover - protocol

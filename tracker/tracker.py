@@ -686,7 +686,9 @@ class Tracker:
         rivals = [
             n
             for n in explained[1:]
-            if n.cost(sc, bc) - best.cost(sc, bc) < cfg.margin and not _extends(n, best) and not _extends(best, n)
+            if n.cost(sc, bc) - best.cost(sc, bc) < self._margin(n, best)
+            and not _extends(n, best)
+            and not _extends(best, n)
         ]
         if rivals:
             return self._ambiguous(best, rivals, ev, game, t, hidden)
@@ -959,6 +961,18 @@ class Tracker:
         since = prev.since if prev else t
         self._desync = Desync(keep_id, game.state_id, facts, near, fixes, msg, since, key, margs)
         return Update(self._told(t, hidden))
+
+    def _margin(self, rival: Node, best: Node) -> float:
+        """How much ``best`` must beat ``rival`` for the two not to rival: ``margin``, or the game's
+        :meth:`~tracker.policy.TrackerPolicy.not_yet_margin` where ``rival`` is ``best`` before a
+        chance outcome that ``best`` goes on to show ("not laid yet" against the tiles read where
+        they lie)."""
+        k = len(rival.moves)
+        if rival.back == best.back and k < len(best.moves) and tuple(best.moves[:k]) == tuple(rival.moves):
+            m = self.policy.not_yet_margin(rival.state)
+            if m is not None:
+                return m
+        return self.config.margin
 
     def _seen_complete(self, game: GameView) -> tuple[Move, ...]:
         """The moves last seen as the stable explanation of the table from the current record (only

@@ -623,3 +623,37 @@ def test_drawn_tiles_read_weakly_are_not_passed_over(tmp_path: Path, game2: Game
     assert asked and asked[0].kind == "answer"
     assert run.committed() == []  # nothing written by guess
     assert run.moves[-2:] == list(truth)
+
+
+@pytest.mark.parametrize(("conf", "asks"), [(0.87, False), (0.75, True)])
+def test_one_drawn_tile_read_fairly_is_written(tmp_path: Path, game2: Game, conf: float, asks: bool) -> None:
+    """R-ACT-EXP-1: one tile drawn and laid, read right in every frame at 0.87 — short of a clear
+    disagreement, well above "not laid yet": the draw and placement are written without a prompt
+    (``NOT_YET_MARGIN``). Read at 0.75, "not laid yet" fits nearly as well: the tracker asks, and
+    writes nothing by guess."""
+    i = find(
+        game2,
+        lambda s, m: (
+            isinstance(m, Explore)
+            and isinstance(game2.moves[game2.states.index(s) + 1], Draw)
+            and len(game2.moves[game2.states.index(s) + 1].tiles) == 1
+        ),
+    )
+    draw, place = game2.moves[i + 1], game2.moves[i + 2]
+    after_exp, after = game2.states[i + 1], game2.states[i + 3]
+    seat = game2.states[i].to_move
+    ((h, _),) = place.tiles
+
+    def weak(_: int, obs: Observation) -> Observation:
+        hexes = tuple(
+            replace(x, tile_conf=conf, resource_conf=conf) if (x.seat, x.hex) == (seat, h) else x for x in obs.hexes
+        )
+        return replace(obs, hexes=hexes)
+
+    rt = runtime_at(tmp_path, game2, i + 1)
+    run = feed(rt, Footage().show(after_exp).hand().show(after, 3.0, edit=weak))
+    if asks:
+        assert run.prompts() and run.committed() == []
+    else:
+        assert run.committed() == [[str(draw), str(place)]]
+        assert not run.prompts() and not run.desyncs()

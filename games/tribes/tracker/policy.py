@@ -36,6 +36,15 @@ from tracker.evidence import Evidence
 from tracker.facts import Key, Reading, Seating
 from tracker.policy import PartSpec
 
+NOT_YET_MARGIN = 1.0
+"""How much better the tiles just drawn, read where they were laid, must explain the table than
+"not laid yet" for the draw and placement to be committed without asking (the tracker's ``margin``,
+3.0, elsewhere). With the two moves' step cost (0.25 each) a single tile must read at support 1.5,
+about 0.82 in every frame. With the margin of 3.0, tiles read at support 1.86–1.89 were asked about
+(``benchmarks/tracker_eval.py --family pale``, seed 4: four prompts for draws that were committed
+before, once the reading passed ``disagree``). Which resource a tile is stays asked where it reads
+weakly (:data:`~games.tribes.tracker.propose.WEAK_RESOURCE`)."""
+
 
 class TribesPolicy:
     """See the module docstring."""
@@ -127,6 +136,11 @@ class TribesPolicy:
         """An achievement turned up (R-ACH-8), an event laid in the row (R-ACH-6), or tiles drawn
         and laid face up (R-ACT-EXP-1: the draw and then where they lie)."""
         return isinstance(state.pending, RevealPending | EventRevealPending | DrawPending | PlacePending)
+
+    def not_yet_margin(self, state: State) -> float | None:
+        """:data:`NOT_YET_MARGIN` while drawn tiles are laid (R-ACT-EXP-1); reveals keep the
+        tracker's margin (a tile read unsure of its side is asked about, against "not turned yet")."""
+        return NOT_YET_MARGIN if isinstance(state.pending, DrawPending | PlacePending) else None
 
     def starts_turn(self, move: Move) -> bool:
         """A tile taken from the row (R-TURN-1)."""
