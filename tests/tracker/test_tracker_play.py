@@ -593,9 +593,10 @@ def test_drawn_tiles_read_weakly_are_not_passed_over(tmp_path: Path, game2: Game
     """R-ACT-EXP-1: the two tiles just drawn and laid, each read right but weakly in every frame
     (0.8: a pale tile under a steep camera; each fact alone short of a clear disagreement). The game
     waits for a draw, which the table shows, so the tracker tries the draws there too instead of
-    reading "the table matches the game" while the next player goes on: too weak to write by guess
-    against "nothing laid yet", it asks, the true draw and placement first (found on pale art:
-    ``benchmarks/tracker_eval.py --family pale``, seed 10, move 18, silent before)."""
+    reading "the table matches the game" while the next player goes on: too weak to tell which tile
+    lies where (the two swapped fit nearly as well), it asks, the true draw and placement first
+    (found on pale art: ``benchmarks/tracker_eval.py --family pale``, seed 10, move 18, silent
+    before)."""
     i = _exploration_of_two(game2)
     draw, place = game2.moves[i + 1], game2.moves[i + 2]
     after_exp, after = game2.states[i + 1], game2.states[i + 3]
