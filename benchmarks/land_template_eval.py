@@ -6,7 +6,9 @@ classifies afresh is taken as it cut it; the tile model's probabilities are comp
 computes them, and for each hex holding a tile the type chosen is counted right or wrong: by the
 model alone, and with the templates joined at each weight (share of the window costing a factor e)
 and cascade (how close the model's second type must be for the templates to be asked), on bare
-tiles and under members apart, with the number of windows compared. Run from the repository root::
+tiles and under members apart, with the number of windows compared; and the readings right and
+wrong by their confidence (at :data:`SURE` or more, as the reader computes it: the tracker asks
+about a drawn tile read less surely). Run from the repository root::
 
     PYTHONPATH=. python benchmarks/land_template_eval.py --set tune --family pale --re-enroll
 """

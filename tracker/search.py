@@ -257,7 +257,7 @@ def relax(nodes: list[Node]) -> None:
 
 def _reads_outcome(node: Node, policy: TrackerPolicy) -> bool:
     """The game waits for a chance outcome the table shows (a tile turned up above, an event laid in
-    the row) and the table reads otherwise than predicted, if only weakly: a weak reading below
+    the row, tiles drawn and laid) and the table reads otherwise than predicted, if only weakly: a weak reading below
     ``disagree`` still says which outcome it was, so the outcomes are tried (they compete by
     deficit, and the tracker asks when they are too close)."""
     return policy.reads_outcome(node.state) and bool(node.mismatch)
