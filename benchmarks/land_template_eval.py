@@ -15,7 +15,6 @@ about a drawn tile read less surely). Run from the repository root::
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
 from typing import Any
@@ -45,10 +44,7 @@ def _label(h: Any) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    vision_diag.session_options(ap, sessions=8, every=3)
-    a = ap.parse_args(argv)
-    a.drift, a.piles, a.models = "off", "fixed", None
+    a = vision_diag.study_args(__doc__.splitlines()[0], argv)
     cv2.setNumThreads(1)
     profile = default_profile()
     cut: list[tuple[tuple[int, Any], np.ndarray]] = []

@@ -15,7 +15,6 @@ row's assignment keeps them apart) and by the shells lying on the slot. Run from
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
 from typing import Any
@@ -35,11 +34,7 @@ LOOKS = ("fine", "coarse", "structure", "fine+coarse", "joined", "as the row joi
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    vision_diag.session_options(ap, sessions=8, every=3)
-    a = ap.parse_args(argv)
-    # the options vision_diag's sessions read (no drift, members on the grid, shipped models)
-    a.drift, a.piles, a.models = "off", "fixed", None
+    a = vision_diag.study_args(__doc__.splitlines()[0], argv)
     cv2.setNumThreads(1)
     profile = default_profile()
     cut: dict[str, np.ndarray] = {}

@@ -240,6 +240,18 @@ def session_options(ap: argparse.ArgumentParser, sessions: int = 6, every: int =
     )
 
 
+def study_args(description: str, argv: list[str] | None) -> argparse.Namespace:
+    """The arguments of a study of the windows one reader cuts on these sessions
+    (``template_eval.py``, ``land_template_eval.py``): the session options at 8 sessions, every
+    third, and what :func:`sessions` reads besides, as the shipped reader runs (no drift, members on
+    the grid, the shipped models)."""
+    ap = argparse.ArgumentParser(description=description)
+    session_options(ap, sessions=8, every=3)
+    a = ap.parse_args(argv)
+    a.drift, a.piles, a.models = "off", "fixed", None
+    return a
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     session_options(ap)
