@@ -967,8 +967,7 @@ class Tracker:
         :meth:`~tracker.policy.TrackerPolicy.not_yet_margin` where ``rival`` is ``best`` before a
         chance outcome that ``best`` goes on to show ("not laid yet" against the tiles read where
         they lie)."""
-        k = len(rival.moves)
-        if rival.back == best.back and k < len(best.moves) and tuple(best.moves[:k]) == tuple(rival.moves):
+        if _continues(best, rival):
             m = self.policy.not_yet_margin(rival.state)
             if m is not None:
                 return m
@@ -1048,14 +1047,18 @@ def _names(game: GameView, seating: Seating, rules: Any) -> dict[int, str]:
     return {seating.layout_seats[g]: n for g, n in enumerate(names)}
 
 
-def _extends(longer: Node, shorter: Node) -> bool:
-    """True when ``longer`` is ``shorter`` plus moves that change nothing a camera sees."""
+def _continues(longer: Node, shorter: Node) -> bool:
+    """True when ``longer`` is ``shorter`` plus at least one more move."""
     return (
         longer.back == shorter.back
         and len(longer.moves) > len(shorter.moves)
         and longer.moves[: len(shorter.moves)] == shorter.moves
-        and longer.view == shorter.view
     )
+
+
+def _extends(longer: Node, shorter: Node) -> bool:
+    """True when ``longer`` is ``shorter`` plus moves that change nothing a camera sees."""
+    return _continues(longer, shorter) and longer.view == shorter.view
 
 
 def _prefix(node: Node, n: int) -> Node:
