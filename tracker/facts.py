@@ -4,7 +4,10 @@ A key is a tuple whose first item names its kind (``("slot", 3)``, ``("land", se
 is what the camera reads there. A *view* (:data:`View`) maps the facts a state predicts to their
 values; a fact it does not list has its kind's default (the game's :meth:`TrackerPolicy.default
 <tracker.policy.TrackerPolicy.default>`), so a view lists only what lies on the table. A *reading*
-is a value with its confidence. Each game defines its kinds (Tribes: ``games/tribes/tracker/facts.py``).
+is a value with its confidence and, where the reader weighed other values too, their probabilities
+(its *rivals*: a tile read 0.6 gold, 0.38 the plain back and 0.02 anything else says more about
+"goat or gold" than its confidence alone). Each game defines its kinds (Tribes:
+``games/tribes/tracker/facts.py``).
 
 :class:`Seating` says where the game's players sit at the table (the layout seat of each game seat)
 and the colours of their pieces: facts name players by where they sit, or by colour.
@@ -18,10 +21,18 @@ from typing import Any, Protocol
 
 Key = tuple[Any, ...]
 View = dict[Key, Any]
-Reading = tuple[Any, float]
-"""A fact as read: ``(value, confidence)``."""
+Reading = tuple[Any, float] | tuple[Any, float, Mapping[Any, float]]
+"""A fact as read: ``(value, confidence)`` or ``(value, confidence, rivals)``, ``rivals`` mapping
+other values the reader weighed to their probabilities (values it does not list: no word on them)."""
 
 _MISSING = object()
+
+
+def parts(reading: Reading) -> tuple[Any, float, Mapping[Any, float]]:
+    """``(value, confidence, rivals)`` of a reading (no rivals: an empty mapping)."""
+    if len(reading) == 3:
+        return reading[0], reading[1], reading[2]
+    return reading[0], reading[1], {}
 
 
 def value_of(view: Mapping[Key, Any], key: Key, default: Callable[[Key], Any]) -> Any:
@@ -61,4 +72,4 @@ class Seating:
             return None
 
 
-__all__ = ["Key", "Reading", "Seating", "View", "value_of"]
+__all__ = ["Key", "Reading", "Seating", "View", "parts", "value_of"]

@@ -181,6 +181,7 @@ class TrackerConfig:
     takeback_depth: int = 3
     back_cost: float = 1.0
     floor: float = 0.02
+    rival_floor: float = 0.02
     max_options: int = 4
     search: SearchConfig = field(default_factory=SearchConfig)
 
@@ -485,7 +486,7 @@ class Tracker:
 
     def evidence(self) -> Evidence:
         """The fused evidence of the current window."""
-        return Evidence.fuse((f for _, f in self._window), self.config.floor)
+        return Evidence.fuse((f for _, f in self._window), self.config.floor, self.config.rival_floor)
 
     # --- internals -------------------------------------------------------------------------------
     def _status(

@@ -3,6 +3,7 @@ answers, and the predicted table checked against the renderer's ground truth."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from games.tribes.tracker.naive import NaiveTracker
 from games.tribes.tracker.propose import TableRead, first_takes, propose
 from tests.tracker.footage import Footage, feed, find, runtime_at, view_of, with_members
 from tracker.evidence import Evidence, vote_weight
+from tracker.facts import parts
 from tracker.link import AnswerError, TrackerLink
 
 
@@ -44,7 +46,7 @@ def test_predicted_table_equals_the_renderers_ground_truth() -> None:
     for state in game.states[1 :: len(game.states) // 12]:
         facts = observation_facts(observation_from_truth(renderer.truth_of(state, camera)), seating.colours)
         view = table_view(state, seating)
-        assert {k: v for k, (v, _) in facts.items()} == {k: value_of(view, k) for k in facts}
+        assert {k: parts(r)[0] for k, r in facts.items()} == {k: value_of(view, k) for k in facts}
         assert set(view) <= set(facts)
 
 
@@ -57,6 +59,27 @@ def test_evidence_outvotes_one_odd_frame_and_weighs_confidence() -> None:
     assert ev.deficit_of(key, (("red", 2),)) == 0.0
     assert ev.deficit_of(key, (("red", 3),)) > 0
     assert vote_weight(0.5) == 0.0 and vote_weight(1.0) == vote_weight(0.99)
+
+
+def test_a_reading_s_rivals_lie_as_far_behind_as_the_reader_found_them() -> None:
+    """A tile read gold at 0.6, its back weighed at 0.38 and goat at 0.005: goat lies log(0.6 / 0.02)
+    behind (at most as far as ``rival_floor`` allows), the back log(0.6 / 0.38), a value not named
+    as far as the reading's own vote (no word on it) — where without rivals every other value lies
+    that vote behind."""
+    key = ("land", 0, (1, 0))
+    gold, back, goat, horse = ("gold", False), (None, True), ("goat", False), ("horse", False)
+    ev = Evidence.fuse([{key: (gold, 0.6, {back: 0.38, goat: 0.005})}] * 3)
+    assert ev.facts[key].mode == gold
+    assert ev.deficit_of(key, goat) == pytest.approx(math.log(0.6 / 0.02))
+    assert ev.deficit_of(key, back) == pytest.approx(math.log(0.6 / 0.38))
+    assert ev.deficit_of(key, horse) == pytest.approx(vote_weight(0.6))
+    plain = Evidence.fuse([{key: (gold, 0.6)}] * 3)
+    assert plain.deficit_of(key, goat) == plain.deficit_of(key, back) == pytest.approx(vote_weight(0.6))
+    # read below 0.5 the value itself gets no vote, yet a rival far behind is still told apart
+    unsure = Evidence.fuse([{key: (gold, 0.45, {back: 0.44, goat: 0.01})}])
+    assert unsure.deficit_of(key, back) == pytest.approx(math.log(0.45 / 0.44))
+    assert unsure.deficit_of(key, goat) == pytest.approx(math.log(0.45 / 0.02))
+    assert unsure.deficit_of(key, horse) == 0.0
 
 
 def test_first_takes_reads_the_taken_slot_from_the_row() -> None:
