@@ -658,3 +658,44 @@ def test_one_drawn_tile_read_fairly_is_written(tmp_path: Path, game2: Game, conf
     else:
         assert run.committed() == [[str(draw), str(place)]]
         assert not run.prompts() and not run.desyncs()
+
+
+@pytest.mark.parametrize("rivals", [True, False])
+def test_a_drawn_tile_unsure_only_of_its_side_is_written(tmp_path: Path, game2: Game, rivals: bool) -> None:
+    """R-ACT-EXP-1: a drawn tile laid face up, read right at only 0.6 in every frame because the
+    reader weighs its plain back at 0.38 (pale art: a face with a faint symbol), every other
+    resource far behind (``HexReading.rivals``). Drawn tiles are laid face up, so the back is no
+    rival for the draw: which resource it is, the reading says plainly, and the draw is written
+    without a prompt. The same 0.6 with no word on the rivals says nothing of which resource, while
+    the tile is plainly there (``tile_conf``): the tracker asks, and writes nothing by guess."""
+    i = find(
+        game2,
+        lambda s, m: (
+            isinstance(m, Explore)
+            and isinstance(game2.moves[game2.states.index(s) + 1], Draw)
+            and len(game2.moves[game2.states.index(s) + 1].tiles) == 1
+        ),
+    )
+    draw, place = game2.moves[i + 1], game2.moves[i + 2]
+    after_exp, after = game2.states[i + 1], game2.states[i + 3]
+    seat = game2.states[i].to_move
+    ((h, resource),) = place.tiles
+    others = [r for r in game2.states[0].profile.resources if r != resource]
+    weighed = {"exhausted": 0.38, "empty": 0.005} | {r: 0.015 / len(others) for r in others}
+
+    def unsure(_: int, obs: Observation) -> Observation:
+        hexes = tuple(
+            replace(x, tile_conf=0.99, resource_conf=0.6, rivals=weighed if rivals else {})
+            if (x.seat, x.hex) == (seat, h)
+            else x
+            for x in obs.hexes
+        )
+        return replace(obs, hexes=hexes)
+
+    rt = runtime_at(tmp_path, game2, i + 1)
+    run = feed(rt, Footage().show(after_exp).hand().show(after, 3.0, edit=unsure))
+    if rivals:
+        assert run.committed() == [[str(draw), str(place)]]
+        assert not run.prompts() and not run.desyncs()
+    else:
+        assert run.prompts() and run.committed() == []

@@ -33,7 +33,7 @@ from typing import Any
 from games.tribes.rules.hexgrid import Hex, format_hex, frontier
 from games.tribes.rules.profile import TRACKS
 from games.tribes.rules.state import Player, State
-from games.tribes.vision.observation import Observation
+from games.tribes.vision.observation import RIVAL_BACK, RIVAL_EMPTY, RIVAL_EXHAUSTED, Observation
 from tracker.facts import Key, Reading, Seating, View
 from tracker.facts import value_of as generic_value_of
 
@@ -86,6 +86,14 @@ def land_value(resource: str | None, exhausted: bool) -> tuple[str | None, bool]
     return (None, True) if exhausted else (resource, False)
 
 
+def rival_value(rival: str) -> tuple[str | None, bool] | None:
+    """The land fact's value of a hex's rival reading (:attr:`HexReading.rivals`): no tile, a tile's
+    back, or a resource face up."""
+    if rival == RIVAL_EMPTY:
+        return None
+    return land_value(None, True) if rival == RIVAL_EXHAUSTED else land_value(rival, False)
+
+
 def player_view(p: Player, layout_seat: int) -> View:
     """One player's land (tiles, members, the empty hexes next to it) and track markers."""
     view: View = {}
@@ -136,7 +144,10 @@ def board_view(state: State) -> View:
 
 def observation_facts(obs: Observation, colours: Iterable[str] = ()) -> dict[Key, Reading]:
     """The facts an observation reads, each with its confidence. Hidden regions give no facts
-    (absence is not emptiness); arrow tokens are read for ``colours`` while the board is in view."""
+    (absence is not emptiness); arrow tokens are read for ``colours`` while the board is in view. A
+    hex read as a tile names its rivals (:mod:`tracker.evidence`): those the reader weighed
+    (:attr:`HexReading.rivals`), and always "no tile" at ``1 - tile_conf`` — a tile plainly there whose
+    resource is unsure is not evidence for "nothing laid yet"."""
     out: dict[Key, Reading] = {}
     for h in obs.hexes:
         if h.tile:
@@ -144,7 +155,10 @@ def observation_facts(obs: Observation, colours: Iterable[str] = ()) -> dict[Key
             conf = min(h.tile_conf, h.resource_conf)
         else:
             land, conf = None, h.tile_conf
-        out[("land", h.seat, h.hex)] = (land, conf)
+        weighed = {rival_value(r): p for r, p in h.rivals.items()}
+        if h.tile:  # how sure a tile lies there at all is said apart: no tile is a rival that far behind
+            weighed.setdefault(None, 1.0 - h.tile_conf)
+        out[("land", h.seat, h.hex)] = (land, conf, weighed) if weighed else (land, conf)
         out[("members", h.seat, h.hex)] = (
             tuple(sorted((c, n) for c, n in h.members.items() if n > 0)),
             h.members_conf,
@@ -157,7 +171,11 @@ def observation_facts(obs: Observation, colours: Iterable[str] = ()) -> dict[Key
             out[("slotshells", s.slot)] = (s.shells, s.shells_conf)
     if "board" not in hidden:
         for b in obs.board:
-            out[("board", b.era, b.col)] = (b.tile, b.tile_conf)
+            if b.rivals:
+                weighed = {None if r == RIVAL_BACK else r: p for r, p in b.rivals.items()}
+                out[("board", b.era, b.col)] = (b.tile, b.tile_conf, weighed)
+            else:
+                out[("board", b.era, b.col)] = (b.tile, b.tile_conf)
             out[("face", b.era, b.col)] = (b.tile is not None, b.face_conf)
             stones = list(b.stones)
             while stones and stones[-1] is None:

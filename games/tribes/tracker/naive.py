@@ -100,7 +100,7 @@ class NaiveTracker:
             kind = "desync" if self._desync else "watching"
             return Update(Status(kind, "", t, desync=self._desync))
         self._read_since_hand = True
-        seen = {k: v for k, (v, _c) in observation_facts(obs, self.seating.colours).items()}
+        seen = {k: r[0] for k, r in observation_facts(obs, self.seating.colours).items()}
         moves = read_moves(game.state, seen, self.seating)
         end = game.state
         for m in moves:

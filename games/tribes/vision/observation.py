@@ -51,7 +51,10 @@ class _FileError(ObservationError):
 @dataclass(frozen=True, slots=True)
 class HexReading:
     """One hex of a seat's land lattice. ``tile`` False means the hex is seen empty (then resource and
-    exhausted are meaningless). ``members`` counts pieces per colour standing on it."""
+    exhausted are meaningless). ``members`` counts pieces per colour standing on it. ``rivals``: the
+    other readings of the hex the reader weighed, with their probabilities — ``"empty"``,
+    ``"exhausted"`` or a resource (:data:`RIVAL_EMPTY`, :data:`RIVAL_EXHAUSTED`); none listed: no word
+    on them."""
 
     seat: int
     hex: tuple[int, int]
@@ -62,6 +65,13 @@ class HexReading:
     tile_conf: float = 1.0
     resource_conf: float = 1.0
     members_conf: float = 1.0
+    rivals: Mapping[str, float] = field(default_factory=dict)
+
+
+RIVAL_EMPTY = "empty"
+"""A hex's rival reading "no tile" (:attr:`HexReading.rivals`)."""
+RIVAL_EXHAUSTED = "exhausted"
+"""A hex's rival reading "a tile showing its back" (:attr:`HexReading.rivals`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +94,9 @@ class BoardReading:
     """One achievement position (era 1-3, column 0-3): the tile (None = face down) and the colour of
     the stone on each slot, left to right (None = free slot). ``tile_conf`` is the confidence in the
     reported tile as a whole (which one, or face down); ``face_conf`` only in its side: that it lies
-    face up (``tile`` given) or face down (``tile`` None), whichever tile it is."""
+    face up (``tile`` given) or face down (``tile`` None), whichever tile it is. ``rivals``: the other
+    tiles the reader weighed there, with their probabilities — an achievement id, ``"?"`` (a face
+    never enrolled) or :data:`RIVAL_BACK` (face down); none listed: no word on them."""
 
     era: int
     col: int
@@ -93,6 +105,11 @@ class BoardReading:
     tile_conf: float = 1.0
     stones_conf: float = 1.0
     face_conf: float = 1.0
+    rivals: Mapping[str, float] = field(default_factory=dict)
+
+
+RIVAL_BACK = "back"
+"""An achievement position's rival reading "face down" (:attr:`BoardReading.rivals`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +205,7 @@ class Observation:
                     "resource_conf": h.resource_conf,
                     "members_conf": h.members_conf,
                 }
+                | ({"rivals": dict(h.rivals)} if h.rivals else {})
                 for h in self.hexes
             ],
             "row": [
@@ -212,6 +230,7 @@ class Observation:
                     "stones_conf": b.stones_conf,
                     "face_conf": b.face_conf,
                 }
+                | ({"rivals": dict(b.rivals)} if b.rivals else {})
                 for b in self.board
             ],
             "tracks": [{"colour": t.colour, "track": t.track, "space": t.space, "conf": t.conf} for t in self.tracks],
@@ -334,6 +353,7 @@ def _hexes(rd: _ObservationReader, d: dict[str, Any]) -> list[HexReading]:
             raise rd.fail(f"{p}.hex", f"seat {seat} hex {list(hx)} is read twice")
         seen.add((seat, hx))
         members = rd.obj(rd.get(h, "members", p, {}), f"{p}.members")
+        rivals = rd.obj(rd.get(h, "rivals", p, {}), f"{p}.rivals")
         hexes.append(
             HexReading(
                 seat=seat,
@@ -347,6 +367,7 @@ def _hexes(rd: _ObservationReader, d: dict[str, Any]) -> list[HexReading]:
                 tile_conf=rd.conf(rd.get(h, "tile_conf", p, 1.0), f"{p}.tile_conf"),
                 resource_conf=rd.conf(rd.get(h, "resource_conf", p, 1.0), f"{p}.resource_conf"),
                 members_conf=rd.conf(rd.get(h, "members_conf", p, 1.0), f"{p}.members_conf"),
+                rivals={rd.name(k, f"{p}.rivals"): rd.conf(v, f"{p}.rivals.{k}") for k, v in rivals.items()},
             )
         )
     return hexes
@@ -373,6 +394,10 @@ def _board_reading(rd: _ObservationReader, b: dict[str, Any], p: str) -> BoardRe
         tile_conf=rd.conf(rd.get(b, "tile_conf", p, 1.0), f"{p}.tile_conf"),
         stones_conf=rd.conf(rd.get(b, "stones_conf", p, 1.0), f"{p}.stones_conf"),
         face_conf=rd.conf(rd.get(b, "face_conf", p, 1.0), f"{p}.face_conf"),
+        rivals={
+            rd.name(k, f"{p}.rivals"): rd.conf(v, f"{p}.rivals.{k}")
+            for k, v in rd.obj(rd.get(b, "rivals", p, {}), f"{p}.rivals").items()
+        },
     )
 
 

@@ -50,7 +50,7 @@ from typing import Protocol
 import numpy as np
 
 from games.tribes.rules.profile import BoxProfile
-from games.tribes.vision.observation import BoardReading
+from games.tribes.vision.observation import RIVAL_BACK, BoardReading
 from games.tribes.vision.readers.base import (
     ChangeCache,
     FrameContext,
@@ -114,6 +114,24 @@ def _conf(margin: float) -> float:
     return float(1.0 / (1.0 + math.exp(-min(margin, 50.0))))
 
 
+def _rivals(cost: np.ndarray, cols: list[str], chosen: str | None) -> dict[str, float]:
+    """The other tiles a position's costs weighed (:attr:`BoardReading.rivals`): a softmax over the
+    columns it may take (its era's achievements, its back, an unknown face), each name once, the
+    tile reported left out."""
+    best: dict[str, float] = {}
+    for name, c in zip(cols, cost, strict=True):
+        if c >= BIG / 4:
+            continue
+        key = RIVAL_BACK if name.startswith("back:") else name.split(":", 1)[-1]
+        best[key] = min(float(c), best.get(key, math.inf))
+    if not best:
+        return {}
+    low = min(best.values())
+    z = sum(math.exp(-(c - low)) for c in best.values())
+    mine = RIVAL_BACK if chosen is None else chosen
+    return {k: round(math.exp(-(c - low)) / z, 4) for k, c in sorted(best.items()) if k != mine}
+
+
 class BoardReader:
     """Reads the achievement board (see the module docstring)."""
 
@@ -152,6 +170,7 @@ class BoardReader:
         positions = ctx.regions.board_positions
         costs = self._tile_costs(ctx, ps)
         tiles = self._solve(*costs) if costs is not None else [(None, 0.0, 0.0)] * len(positions)
+        final = costs
         t1 = time.perf_counter()
         stones = self._stones(ctx, [t[0] for t in tiles])
         # R-ACH-5: a marking stone goes on a face-up tile's slot. A position read face down under
@@ -164,6 +183,7 @@ class BoardReader:
             for i in stoned:
                 cost[i, backs] = BIG / 4
             before, tiles = tiles, self._solve(cost, cols)
+            final = (cost, cols)
             for i in stoned:  # the side is known from the stones, as surely as they were read
                 tile, conf, _ = tiles[i]
                 tiles[i] = (tile, conf, stones[positions[i]][1])
@@ -174,7 +194,10 @@ class BoardReader:
         for i, (e, c) in enumerate(positions):
             tile, conf, fconf = tiles[i]
             st, sconf = stones.get((e, c), ((), 1.0))
-            out.append(BoardReading(e, c, tile, st, round(conf, 4), round(sconf, 4), round(max(conf, fconf), 4)))
+            weighed = _rivals(final[0][i], final[1], tile) if final is not None else {}
+            out.append(
+                BoardReading(e, c, tile, st, round(conf, 4), round(sconf, 4), round(max(conf, fconf), 4), weighed)
+            )
         ctx.timings["board"] = (t1 - t0) * 1000
         ctx.timings["stones"] = (time.perf_counter() - t1) * 1000
         return out, set()

@@ -22,8 +22,11 @@ Tile types come from the features of each window compared with the enrolled exam
 (:class:`~vision.classify.ExampleClassifier`), and where those leave two types close, also from the
 window held against each type's enrolled art (:class:`~vision.templates.TemplateMatcher`,
 ``TEMPLATE_SHARE``): members' shadows darken a pale exhausted back into a resource tile for the tile
-model, not for the art. Before that, every window is held against the bare
-table that enrollment saw at that very hex (:class:`~vision.bare.BareLook`): one that still looks
+model, not for the art. Each hex classified names the other classes with their probabilities
+(:attr:`~games.tribes.vision.observation.HexReading.rivals`: the model's, or the joined softmax where
+the templates were asked), so the tracker can tell a tile unsure of its side (pale art's faint
+symbols against the plain back) from one unsure of its resource. Before that, every window is held
+against the bare table that enrollment saw at that very hex (:class:`~vision.bare.BareLook`): one that still looks
 like it is bare, whatever it might resemble (a table of a tile's colour, a changed light, a
 neighbour reaching in), and the walk does not go on from it — nor is it classified at all, which
 spares the tile model the ring of bare hexes around every land. A window the tile model reads as a
@@ -55,7 +58,7 @@ import numpy as np
 from games.tribes.rules.hexgrid import START_TRIANGLE, neighbours
 from games.tribes.vision.enrollment import EMPTY, hex_place
 from games.tribes.vision.layout import Hex
-from games.tribes.vision.observation import HexReading
+from games.tribes.vision.observation import RIVAL_EMPTY, RIVAL_EXHAUSTED, HexReading
 from games.tribes.vision.readers.base import (
     ChangeCache,
     FrameContext,
@@ -147,6 +150,20 @@ class CountModel(Protocol):
     """Anything that turns windows and likeness maps into count probabilities."""
 
     def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray: ...
+
+
+_Result = tuple[str, float, float, Mapping[str, float]]
+"""A hex read: the class chosen, the confidence in it, the tile model's probability of no tile, and
+the other classes with their probabilities (:attr:`HexReading.rivals`, by class name)."""
+NO_RIVALS: Mapping[str, float] = {}
+"""The rivals of a hex settled without classifying it (bare table, a marker, the row or board)."""
+
+
+def _rival(label: str) -> str:
+    """A class name as the observation names a rival (:attr:`HexReading.rivals`)."""
+    if label == EMPTY:
+        return RIVAL_EMPTY
+    return RIVAL_EXHAUSTED if label == "exhausted" else label.split(":", 1)[1]
 
 
 def _parse(label: str) -> tuple[bool, str | None, bool]:
@@ -244,7 +261,7 @@ class LandReader:
     def read(self, ctx: FrameContext, seats: list[int]) -> tuple[list[HexReading], set[str]]:
         """Readings of every tile and the empty hexes around it, and the hidden regions."""
         t0 = time.perf_counter()
-        results: dict[tuple[int, Hex], tuple[str, float, float]] = {}
+        results: dict[tuple[int, Hex], _Result] = {}
         self.last_bare = {}
         self.last_outline = {}
         hidden: set[str] = set()
@@ -262,7 +279,7 @@ class LandReader:
                 m = self._marker_under(ctx, *c)
                 if m is not None:
                     p = 1.0 if m in seen else 0.6
-                    results[c] = (EMPTY, p, p)
+                    results[c] = (EMPTY, p, p, NO_RIVALS)
             frontier = [c for c in frontier if c not in results]
             if not frontier:
                 break
@@ -291,15 +308,16 @@ class LandReader:
                         if len(cls) == 0:  # nothing enrolled for this seat: its land cannot be read
                             hidden.add(f"land:{seat}")
                             for j in idx:
-                                results[cells[todo[j]]] = (EMPTY, 0.0, 1.0)
+                                results[cells[todo[j]]] = (EMPTY, 0.0, 1.0, NO_RIVALS)
                             continue
                         empty_col = cls.column(EMPTY)
                         probs = cls.probabilities(feats[idx])
                         chosen = self._by_art(cls, probs, windows[[todo[j] for j in idx]])
-                        for j, p, (b, conf) in zip(idx, probs, chosen, strict=True):
+                        for j, p, (b, conf, dist) in zip(idx, probs, chosen, strict=True):
                             c = cells[todo[j]]
                             p_empty = float(p[empty_col]) if empty_col is not None else 0.0
-                            results[c] = (cls.classes[b], conf, p_empty)
+                            rivals = {cls.classes[k]: round(float(q), 4) for k, q in enumerate(dist) if k != b}
+                            results[c] = (cls.classes[b], conf, p_empty, rivals)
                     self._outline_check(results, [cells[i] for i in todo], windows[todo])
                 if thumbs is not None and self.cache is not None:
                     for i in misses:
@@ -315,15 +333,15 @@ class LandReader:
                                 nxt.append(cell)
                             elif self._reserved(ctx, c[0], n):  # the row or the board lies there: empty
                                 visited.add(cell)
-                                results[cell] = (EMPTY, 1.0, 1.0)
+                                results[cell] = (EMPTY, 1.0, 1.0, NO_RIVALS)
             frontier = nxt
         t1 = time.perf_counter()
-        tiles = [c for c, (lb, _, _) in results.items() if lb != EMPTY]
+        tiles = [c for c, r in results.items() if r[0] != EMPTY]
         counts = self._members(ctx, tiles, [results[c][0] for c in tiles])
         ctx.timings["land"] = (t1 - t0) * 1000
         ctx.timings["members"] = (time.perf_counter() - t1) * 1000
         out = []
-        for (seat, h), (label, conf, p_empty) in sorted(results.items()):
+        for (seat, h), (label, conf, p_empty, weighed) in sorted(results.items()):
             tile, resource, exhausted = _parse(label)
             members: dict[str, int] = {}
             mconf = 1.0
@@ -342,17 +360,21 @@ class LandReader:
                     tile_conf=round(1.0 - p_empty if tile else p_empty, 4),
                     resource_conf=round(conf if tile else 1.0, 4),
                     members_conf=round(float(mconf), 4),
+                    rivals={_rival(k): q for k, q in weighed.items()},
                 )
             )
         return out, hidden
 
-    def _by_art(self, cls: ExampleClassifier, probs: np.ndarray, windows: np.ndarray) -> list[tuple[int, float]]:
-        """Per window, the class chosen and the confidence in it: the tile model's best, or where it
-        is a tile type with a rival type within :data:`CASCADE`, the type whose cost (the model's
-        ``-log p`` plus the window's disagreement with the type's art over :data:`TEMPLATE_SHARE`)
-        is least, at the confidence of a softmax over those costs (the empty hex costs its ``-log p``)."""
+    def _by_art(
+        self, cls: ExampleClassifier, probs: np.ndarray, windows: np.ndarray
+    ) -> list[tuple[int, float, np.ndarray]]:
+        """Per window, the class chosen, the confidence in it and the probability of every class:
+        the tile model's, or where its best is a tile type with a rival type within :data:`CASCADE`,
+        the type whose cost (the model's ``-log p`` plus the window's disagreement with the type's art
+        over :data:`TEMPLATE_SHARE`) is least, at the probabilities of a softmax over those costs (the
+        empty hex costs its ``-log p``)."""
         best = probs.argmax(axis=1)
-        out = [(int(b), float(p[b])) for b, p in zip(best, probs, strict=True)]
+        out = [(int(b), float(p[b]), p) for b, p in zip(best, probs, strict=True)]
         tm = self.templates
         if tm is None:
             return out
@@ -379,12 +401,12 @@ class LandReader:
             joined[tile_cols] += extra[tile_cols] / TEMPLATE_SHARE
             k = tile_cols[int(np.argmin(joined[tile_cols]))]
             e = np.exp(-(joined - joined[k]))
-            out[i] = (k, float(1.0 / e.sum()))
+            out[i] = (k, float(1.0 / e.sum()), e / e.sum())
         return out
 
     def _outline_check(
         self,
-        results: dict[tuple[int, Hex], tuple[str, float, float]],
+        results: dict[tuple[int, Hex], _Result],
         cells: list[tuple[int, Hex]],
         windows: np.ndarray,
     ) -> None:
@@ -401,12 +423,12 @@ class LandReader:
             self.last_outline[c] = int(n)
             if n < OUTLINE_SIDES:
                 self.held_back.add(c)
-                label, conf, p_empty = results[c]
-                results[c] = (label, min(conf, OUTLINE_CAP), max(p_empty, 1.0 - OUTLINE_CAP))
+                label, conf, p_empty, _ = results[c]
+                results[c] = (label, min(conf, OUTLINE_CAP), max(p_empty, 1.0 - OUTLINE_CAP), NO_RIVALS)
 
     def _bare_screen(
         self,
-        results: dict[tuple[int, Hex], tuple[str, float, float]],
+        results: dict[tuple[int, Hex], _Result],
         cells: list[tuple[int, Hex]],
         misses: list[int],
         windows: np.ndarray,
@@ -426,7 +448,7 @@ class LandReader:
             self.last_bare[c] = float(v)
             if v < BARE_SAME:
                 p = threshold_conf(float(v), BARE_SAME, BARE_SCALE)
-                results[c] = (EMPTY, p, p)
+                results[c] = (EMPTY, p, p, NO_RIVALS)
             else:
                 todo.append(i)
         return todo

@@ -6,9 +6,9 @@ an arm reaching over the table, a table texture that looks like tile art — it 
 none lie, and as it walks on from every tile found, such a phantom pulls its neighbours in: a
 chain of confident tiles across bare table. This stage holds the land reading against what the
 rules allow and caps the confidence of tiles no one could have laid (``tile_conf``,
-``resource_conf`` and ``members_conf`` at most :data:`CAP`; a reading at 0.5 or below tells the
-tracker nothing, :mod:`tracker.evidence`); the tile itself is still reported, so a reading that is
-merely surprising is not lost.
+``resource_conf`` and ``members_conf`` at most :data:`CAP`, and the reading's rivals dropped; a
+reading at 0.5 or below without rivals tells the tracker nothing, :mod:`tracker.evidence`); the tile
+itself is still reported, so a reading that is merely surprising is not lost.
 
 * **Where a land can reach.** Every land starts as a triangle (R-SET-3) and grows by tiles laid
   next to it (R-ACT-EXP-1), so its tiles are reached from the starting triangle through tiles. A
@@ -106,6 +106,7 @@ class LandSupport:
                 tile_conf=min(r.tile_conf, CAP),
                 resource_conf=min(r.resource_conf, CAP),
                 members_conf=min(r.members_conf, CAP),
+                rivals={},
             )
         self.capped = len(cap)
         if self.stream and settled:

@@ -10,6 +10,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 
 from games.tribes.rules.profile import default_profile
 from games.tribes.vision.readers.board import BoardReader
@@ -199,3 +200,20 @@ def test_stones_on_a_position_read_face_down_turn_it_face_up():
     # read again only where a tile changed: that position
     assert [c[1] for c in calls] == [None, {(2, 1)}]
     assert calls[0][0][3] is None and calls[1][0][3] == face.tile
+
+
+def test_a_position_names_its_rivals_from_its_own_columns():
+    """The rivals of a position (``BoardReading.rivals``) are a softmax over the columns it may take:
+    its era's achievements, its back ("back": face down) and the unknown face, each name once, the
+    tile reported left out; columns barred to it (another era's tiles) are none of them."""
+    from games.tribes.vision.readers.board import BIG, _rivals
+
+    cols = ["achievement:leder", "achievement:kaese", "achievement:jagen", "back:2", "back:2", "?", "?"]
+    cost = np.array([0.2, 2.5, BIG / 4, 1.0, 1.0, 4.0, 4.0])
+    got = _rivals(cost, cols, "leder")
+    z = np.exp(-0.0) + np.exp(-2.3) + np.exp(-0.8) + np.exp(-3.8)
+    assert set(got) == {"kaese", "back", "?"}
+    assert got["kaese"] == pytest.approx(np.exp(-2.3) / z, abs=1e-4)
+    assert got["back"] == pytest.approx(np.exp(-0.8) / z, abs=1e-4)
+    down = _rivals(cost, cols, None)  # read face down: the faces are its rivals
+    assert set(down) == {"leder", "kaese", "?"}

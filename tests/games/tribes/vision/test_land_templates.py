@@ -48,12 +48,15 @@ def test_an_exhausted_back_under_a_member_is_read_by_its_art_not_as_the_darker_t
     windows = np.stack([_hex(0.95, member=True), _hex(0.72, diamond=True, member=True)])
     probs = np.array([[0.01, 0.30, 0.69], [0.01, 0.30, 0.69]], np.float32)  # the model: gold, unsure
     reader, cls = _reader(templates=True)
-    (back, back_conf), (gold, _) = reader._by_art(cls, probs, windows)
+    (back, back_conf, back_p), (gold, _, _) = reader._by_art(cls, probs, windows)
     assert cls.classes[back] == "exhausted" and back_conf > 0.5
+    # the probabilities of every class come with it: the chosen one's is its confidence
+    assert back_p.sum() == pytest.approx(1.0) and back_p[back] == pytest.approx(back_conf)
     assert cls.classes[gold] == "resource:gold"  # a gold tile under a member stays gold
     plain, cls = _reader(templates=False)
-    (b, conf), _ = plain._by_art(cls, probs, windows)
+    (b, conf, p), _ = plain._by_art(cls, probs, windows)
     assert cls.classes[b] == "resource:gold" and conf == pytest.approx(0.69)
+    assert list(p) == pytest.approx([0.01, 0.30, 0.69])
 
 
 def test_a_tile_type_the_model_is_sure_of_and_an_empty_hex_are_not_compared(monkeypatch):
@@ -71,4 +74,4 @@ def test_a_tile_type_the_model_is_sure_of_and_an_empty_hex_are_not_compared(monk
     windows = np.stack([_hex(0.95, member=True), _hex(0.95)])
     out = reader._by_art(cls, probs, windows)
     assert asked == []
-    assert [cls.classes[b] for b, _ in out] == ["resource:gold", EMPTY]
+    assert [cls.classes[b] for b, _, _ in out] == ["resource:gold", EMPTY]

@@ -34,6 +34,28 @@ def test_round_trip():
     assert back.land(0)[(0, 0)].members == {"red": 2}
 
 
+def test_a_hex_s_rivals_round_trip_and_default_to_none():
+    """A hex names the other readings its reader weighed (``rivals``: no tile, the back, a resource,
+    each with its probability); they survive the JSON round trip, a document without them has none,
+    and a hex without rivals writes none (documents of older readers are unchanged)."""
+    weighed = {"exhausted": 0.38, "empty": 0.005, "goat": 0.01}
+    obs = Observation(
+        hexes=(
+            HexReading(0, (1, 0), True, "gold", False, {}, 0.99, 0.6, 1.0, weighed),
+            HexReading(0, (0, 0), True, "goat", False, {"red": 1}, 0.9, 0.8, 0.7),
+        )
+    )
+    doc = json.loads(json.dumps(obs.to_dict()))
+    assert doc["hexes"][0]["rivals"] == weighed and "rivals" not in doc["hexes"][1]
+    back = Observation.from_dict(doc)
+    assert back == obs and back.hexes[0].rivals == weighed and back.hexes[1].rivals == {}
+    # an achievement position names its rivals the same way ("back": face down)
+    board = Observation(board=(BoardReading(2, 1, "leder", (), 0.7, 1.0, 0.99, {"kaese": 0.01, "back": 0.2}),))
+    doc = json.loads(json.dumps(board.to_dict()))
+    assert doc["board"][0]["rivals"] == {"kaese": 0.01, "back": 0.2}
+    assert Observation.from_dict(doc) == board
+
+
 def test_side_and_filled_confidences_round_trip_and_default_to_one():
     """R-ACH-8 / R-ACH-6: the confidence in a board tile's side (face_conf) and in a row slot holding
     a tile at all (filled_conf) are read apart from which tile it is; they survive the JSON round
@@ -73,6 +95,12 @@ def test_side_and_filled_confidences_round_trip_and_default_to_one():
         ({"board": [{"era": 2, "col": 1, "tile": None, "face_conf": -0.1}]}, "board[0].face_conf", "between 0 and 1"),
         ({"board": [{"era": 2, "col": 1, "tile": None, "face_conf": "high"}]}, "board[0].face_conf", "between 0 and 1"),
         ({"tracks": [{"colour": "red", "track": "speed", "space": 1}]}, "tracks[0].track", "must be one of"),
+        (
+            {"hexes": [{"seat": 0, "hex": [0, 0], "tile": True, "rivals": {"goat": 1.2}}]},
+            "hexes[0].rivals.goat",
+            "confidence between 0 and 1",
+        ),
+        ({"hexes": [{"seat": 0, "hex": [0, 0], "tile": True, "rivals": ["goat"]}]}, "hexes[0].rivals", "object"),
         (
             {"hexes": [{"seat": 0, "hex": [0, 0], "tile": True}, {"seat": 0, "hex": [0, 0], "tile": False}]},
             "hexes[1].hex",
