@@ -8,7 +8,8 @@ model alone, and with the templates joined at each weight (share of the window c
 and cascade (how close the model's second type must be for the templates to be asked), on bare
 tiles and under members apart, with the number of windows compared; and the readings right and
 wrong by their confidence (at :data:`SURE` or more, as the reader computes it: the tracker asks
-about a drawn tile read less surely). Run from the repository root::
+about a drawn tile read less surely), also with the paper colour weighed on top at each scale of
+:data:`PAPERS` (``land.PAPER_SCALE``, ``PAPER_CAP``). Run from the repository root::
 
     PYTHONPATH=. python benchmarks/land_template_eval.py --set tune --family pale --re-enroll
 """
@@ -31,6 +32,9 @@ from games.tribes.vision.recognizer import Recognizer
 
 SHARES = (0.2, 0.1, 0.05)
 CASCADES = (3.0, 1.0, 0.5)
+PAPERS = ((0.1, np.inf), (0.05, np.inf), (0.1, 3.0), (0.05, 3.0), (0.05, 2.0), (0.03, 2.0))
+"""The paper colour's scales and caps tried (``land.PAPER_SCALE``, ``PAPER_CAP``), at the reader's
+share and cascade."""
 SURE = 0.73
 """Confidence of a reading that, in every frame, fuses to the tracker's support 1.0
 (``games.tribes.tracker.propose.WEAK_RESOURCE``): below it a drawn tile's resource is not taken as
@@ -77,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                 tiles = [k for k, c in enumerate(cls.classes) if c != EMPTY and c in tm.index]
                 share = tm.disagreement(windows)
                 at = [tm.index[cls.classes[k]] for k in tiles]
+                paper = tm.paper(windows, rec.encoder.visible(windows, "hex", f"seat:{seat}"))[:, at]  # as the reader
                 for r, (c, _) in enumerate(rows):
                     truth_label = _label(hexes.get(c))
                     where = "under members" if sum(hexes[c].members.values()) else "bare"
@@ -85,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                     wrong[("model alone", where)] += cls.classes[best] != truth_label
                     right = cls.classes[best] == truth_label
                     sure[("model alone", right, bool(probs[r, best] >= SURE))] += 1
+                    sure[("model alone", where, right, bool(probs[r, best] >= SURE))] += 1
                     gap = np.inf
                     if cls.classes[best] != EMPTY and len(tiles) > 1:
                         others = sorted(cost[r, tiles])
@@ -102,18 +108,42 @@ def main(argv: list[str] | None = None) -> int:
                             key = f"share {s}, cascade {cascade}"
                             wrong[(key, where)] += cls.classes[pick] != truth_label
                             sure[(key, cls.classes[pick] == truth_label, conf >= SURE)] += 1
+                            sure[(key, where, cls.classes[pick] == truth_label, conf >= SURE)] += 1
+                    asked = gap < land_reader.CASCADE
+                    for ps, cap in PAPERS:  # the paper colour on top, at the reader's share and cascade
+                        pick, conf = best, float(probs[r, best])
+                        if asked:
+                            joined = cost[r].copy()
+                            joined[tiles] += (share[r, at] - share[r, at].min()) / land_reader.TEMPLATE_SHARE
+                            joined[tiles] += np.minimum(0.5 * ((paper[r] - paper[r].min()) / ps) ** 2, cap)
+                            pick = tiles[int(np.argmin(joined[tiles]))]
+                            conf = float(1.0 / np.exp(-(joined - joined[pick])).sum())
+                        key = f"+ paper {ps}, cap {cap}"
+                        wrong[(key, where)] += cls.classes[pick] != truth_label
+                        sure[(key, cls.classes[pick] == truth_label, conf >= SURE)] += 1
+                        sure[(key, where, cls.classes[pick] == truth_label, conf >= SURE)] += 1
     n = sum(total.values())
     print(f"{n} hexes holding a tile read afresh ({a.set}{' ' + a.family if a.family else ''}): {dict(total)}")
+    keys = ["model alone"] + [f"share {s}, cascade {c}" for c in CASCADES for s in SHARES]
+    reader = f"share {land_reader.TEMPLATE_SHARE}, cascade {land_reader.CASCADE}"
+    keys += [f"+ paper {ps}, cap {cap}" for ps, cap in PAPERS]
     print("| tile types | wrong, bare | wrong, under members | all |")
     print("|---|---|---|---|")
-    for key in ["model alone"] + [f"share {s}, cascade {c}" for c in CASCADES for s in SHARES]:
+    for key in keys:
         b, m = wrong[(key, "bare")], wrong[(key, "under members")]
         print(f"| {key} | {b} | {m} | {b + m} |")
     print(f"\n| confidence (at {SURE} or more: sure) | right, sure | right, unsure | wrong, sure | wrong, unsure |")
     print("|---|---|---|---|---|")
-    for key in ["model alone"] + [f"share {s}, cascade {c}" for c in CASCADES for s in SHARES]:
+    for key in keys:
         cells = [sure[(key, r, u)] for r, u in ((True, True), (True, False), (False, True), (False, False))]
         print(f"| {key} | " + " | ".join(map(str, cells)) + " |")
+    print(f"\n| bare / under members (+ paper: on top of {reader}) | right, sure | right, unsure ", end="")
+    print("| wrong, sure | wrong, unsure |")
+    print("|---|---|---|---|---|")
+    for key in ["model alone", reader] + [f"+ paper {ps}, cap {cap}" for ps, cap in PAPERS]:
+        for where in ("bare", "under members"):
+            cells = [sure[(key, where, r, u)] for r, u in ((True, True), (True, False), (False, True), (False, False))]
+            print(f"| {key}, {where} | " + " | ".join(map(str, cells)) + " |")
     print("windows compared, by cascade: " + ", ".join(f"{c}: {compared[c]}" for c in CASCADES) + f" of {n}")
     return 0
 

@@ -51,6 +51,15 @@ without shells 61.8 -> 100, 91.2 -> 97.1 and 100 -> 100 %; the held-out pack in 
 94.7 % (its events without shells 82.8 -> 100 %, under one shell 27.3 -> 63.6 %).
 
 A class's score is its best example's.
+
+Beside the three looks, :meth:`TemplateMatcher.paper` compares the **colour of the paper**
+(:func:`paper_colour`): the median of the brighter half of the window's inner disc, as log luminance
+and two log chromaticities, left as bright as it is (not cut at white, nor white-balanced, nor let
+through a gain), pixels far more coloured than any enrolled tile's paper (pieces) left out. Pale art
+is told apart by little else — its faces differ by a few per cent of tint and brightness, which the
+fine look's white balance and the coarse look's gain take away, and its symbols are faint — while a
+shadow or a member, which darkens or colours part of a window, leaves the brighter half's median
+alone. The caller weighs it (the land reader: :data:`games.tribes.vision.readers.land.PAPER_SCALE`).
 """
 
 from __future__ import annotations
@@ -116,6 +125,42 @@ def _structure_maps(windows01: np.ndarray, px: int, sigma: float) -> np.ndarray:
     out = np.empty(light.shape, np.float32)
     for i, li in enumerate(light):
         out[i] = li - cv2.GaussianBlur(li, (0, 0), sigma)
+    return out
+
+
+PAPER_INNER = 0.62
+"""Radius of the disc whose pixels give a window's paper colour, in half window sides (inside a hex
+tile's outline in a hex window)."""
+PAPER_CHROMA = 0.1
+"""How much more coloured than the most coloured enrolled paper a pixel may be (log chromaticity) and
+still count as paper: members and other pieces are far more coloured than that."""
+
+
+def paper_colour(
+    windows01: np.ndarray, limit: np.ndarray | None = None, visible: np.ndarray | None = None
+) -> np.ndarray:
+    """N x 3: the paper colour of each window — log luminance, ``log(b / g)`` and ``log(r / g)`` of the
+    median of the brighter half of its inner disc (:data:`PAPER_INNER`), over the pixels ``visible``
+    (N x px x px bool: pieces the caller knows of left out) whose log chromaticities lie within
+    ``limit`` (two values); where fewer than a fifth of the disc's pixels are left, over all of them."""
+    x = np.asarray(windows01, np.float32)
+    n, px = len(x), (x.shape[1] if x.ndim == 4 else 0)
+    out = np.zeros((n, 3), np.float32)
+    if n == 0:
+        return out
+    yy, xx = np.mgrid[0:px, 0:px] + 0.5 - px / 2
+    disc = np.hypot(xx, yy) <= PAPER_INNER * px / 2
+    for i, w in enumerate(x):
+        p = w[disc]
+        logs = np.log(np.maximum(p, 1e-3))
+        keep = np.ones(len(p), bool) if visible is None else np.asarray(visible[i], bool)[disc]
+        if limit is not None:
+            keep &= (np.abs(logs[:, [0, 2]] - logs[:, 1:2]) <= limit).all(axis=1)
+        if keep.sum() >= 0.2 * len(p):
+            p = p[keep]
+        lum = p.mean(axis=1)
+        v = np.log(np.maximum(np.median(p[lum >= np.median(lum)], axis=0), 1e-3))
+        out[i] = (v.mean(), v[0] - v[1], v[2] - v[1])
     return out
 
 
@@ -243,6 +288,14 @@ class TemplateMatcher:
             self._struct = _unit_rows(np.ascontiguousarray(views.reshape(len(keep), -1, side * side)))
         else:
             self._struct = np.zeros((0, 1, 1), np.float32)
+        # the paper colour of every enrolled window of a class (not only the kept examples: it is cheap)
+        every = [i for i, lb in enumerate(labels) if lb not in skip]
+        raw = paper_colour(np.asarray(windows01)[every]) if every else np.zeros((0, 3), np.float32)
+        self._paper_owner = np.array([self.index[labels[i]] for i in every], np.int64)
+        # how coloured paper may be: the most coloured class's median (pieces on a few examples aside)
+        medians = [np.median(np.abs(raw[self._paper_owner == k, 1:]), axis=0) for k in np.unique(self._paper_owner)]
+        self.paper_limit = np.max(medians, axis=0) + PAPER_CHROMA if every else None
+        self._paper = paper_colour(np.asarray(windows01)[every], self.paper_limit) if every else raw
 
     def __len__(self) -> int:
         return len(self.classes)
@@ -298,6 +351,20 @@ class TemplateMatcher:
         mid = _unit_rows(np.ascontiguousarray(maps[:, m : m + side, m : m + side]).reshape(n, -1))  # N x D
         r = (mid @ shifted.reshape(-1, side * side).T).reshape(n, len(shifted), -1).max(axis=2)
         return self._by_class(np.clip((1.0 - r) / 2.0, 0.0, 1.0).astype(np.float32), ex)
+
+    def paper(self, windows01: np.ndarray, visible: np.ndarray | None = None) -> np.ndarray:
+        """N x C: how far each window's paper colour (:func:`paper_colour`, over its ``visible``
+        pixels) lies from the nearest of each class's enrolled windows' (Euclidean, in log units: 0.05
+        is about five per cent of brightness or tint); inf for a class with none."""
+        n = len(windows01)
+        out = np.full((n, len(self.classes)), np.inf, np.float32)
+        if n == 0 or not len(self._paper):
+            return out
+        mine = paper_colour(np.asarray(windows01), self.paper_limit, visible)
+        d = np.linalg.norm(mine[:, None, :] - self._paper[None], axis=2)  # N x E
+        for k in np.unique(self._paper_owner):
+            out[:, k] = d[:, self._paper_owner == k].min(axis=1)
+        return out
 
     def fine(self, windows01: np.ndarray, only: Sequence[str] | None = None) -> np.ndarray:
         """N x C: the least share of white-balanced Lab pixels further than ``tolerance`` from one of

@@ -74,6 +74,11 @@ class TileEncoder:
         colours for all windows, or one key per window."""
         return self._prepare(windows01, group, key)[0]
 
+    def visible(self, windows01: np.ndarray, group: str, key: str | Sequence[str]) -> np.ndarray:
+        """N x px x px bool: the pixels :meth:`prepare` leaves as they are (no piece of the hidden
+        colours, and for hexes, on the tile)."""
+        return self._prepare(windows01, group, key)[1]
+
     def _prepare(
         self, windows01: np.ndarray, group: str, key: str | Sequence[str], cover: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:

@@ -122,6 +122,19 @@ tracker asked about nearly every drawn tile there; the cost is the windows compa
 pale art compares about seven in ten)."""
 
 
+PAPER_SCALE = 0.05
+"""Where the templates are asked (:data:`CASCADE`), a tile type whose enrolled paper colour
+(:meth:`vision.templates.TemplateMatcher.paper`, the seat's members left out) lies ``d`` further from
+the window's than the nearest type's costs ``(d / PAPER_SCALE)² / 2`` more, at most :data:`PAPER_CAP`:
+five per cent of brightness or tint half a unit, ten per cent the cap (0: not weighed). Pale art's
+faces differ by little else. Chosen with the cap on the hex windows the reader classifies
+(``benchmarks/land_template_eval.py --set tune --re-enroll``, pale, dark and colour variants; figures in
+docs/benchmarks.md, "Unseen boxes, a thirteenth part")."""
+PAPER_CAP = 2.0
+"""The most the paper colour adds to a tile type's cost: bold art's faces lie far apart in colour,
+and a window whose paper is misjudged (pieces of a colour the art shares) must not outweigh the
+other looks. Uncapped, the colour variants' wrong types rose 14 -> 23 at scale 0.05."""
+
 OUTLINE_EDGE = 0.12
 """A side of a hex window shows a tile's edge when its strength (:class:`vision.outline.Outline`)
 reaches this — or :data:`OUTLINE_TEXTURE` times the table's own texture, where that is more."""
@@ -191,8 +204,10 @@ class LandReader:
         examples: tuple[np.ndarray, list[str]] | None = None,
         member_art: float = MEMBER_ART,
         templates: TemplateMatcher | None = None,
+        paper_scale: float = PAPER_SCALE,
     ) -> None:
         self.encoder = encoder
+        self.paper_scale = float(paper_scale)
         self.templates = templates if templates is not None and len(templates) else None
         self.examples = examples  # enrolled hex windows and labels: each tile type's bare art
         self.member_art = float(member_art)
@@ -312,7 +327,7 @@ class LandReader:
                             continue
                         empty_col = cls.column(EMPTY)
                         probs = cls.probabilities(feats[idx])
-                        chosen = self._by_art(cls, probs, windows[[todo[j] for j in idx]])
+                        chosen = self._by_art(cls, probs, windows[[todo[j] for j in idx]], seat)
                         for j, p, (b, conf, dist) in zip(idx, probs, chosen, strict=True):
                             c = cells[todo[j]]
                             p_empty = float(p[empty_col]) if empty_col is not None else 0.0
@@ -366,7 +381,7 @@ class LandReader:
         return out, hidden
 
     def _by_art(
-        self, cls: ExampleClassifier, probs: np.ndarray, windows: np.ndarray
+        self, cls: ExampleClassifier, probs: np.ndarray, windows: np.ndarray, seat: int | None = None
     ) -> list[tuple[int, float, np.ndarray]]:
         """Per window, the class chosen, the confidence in it and the probability of every class:
         the tile model's, or where its best is a tile type with a rival type within :data:`CASCADE`,
@@ -392,6 +407,11 @@ class LandReader:
         if not rows:
             return out
         share = tm.disagreement(windows[rows])
+        paper = None
+        if self.paper_scale:  # the paper colour, the seat's members left out where the encoder knows them
+            shown = getattr(self.encoder, "visible", None)
+            seen = shown(windows[rows], "hex", f"seat:{seat}") if shown is not None and seat is not None else None
+            paper = tm.paper(windows[rows], seen)[:, [tm.index[cls.classes[k]] for k in tile_cols]]
         is_tile = np.zeros(len(cls.classes), bool)
         is_tile[tile_cols] = True
         for r, i in enumerate(rows):
@@ -399,6 +419,8 @@ class LandReader:
             extra = template_costs(share[r], cls.classes, tm, is_tile, 0.0)
             assert extra is not None  # every tile column has its art
             joined[tile_cols] += extra[tile_cols] / TEMPLATE_SHARE
+            if paper is not None:
+                joined[tile_cols] += np.minimum(0.5 * ((paper[r] - paper[r].min()) / self.paper_scale) ** 2, PAPER_CAP)
             k = tile_cols[int(np.argmin(joined[tile_cols]))]
             e = np.exp(-(joined - joined[k]))
             out[i] = (k, float(1.0 / e.sum()), e / e.sum())

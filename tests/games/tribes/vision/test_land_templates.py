@@ -75,3 +75,46 @@ def test_a_tile_type_the_model_is_sure_of_and_an_empty_hex_are_not_compared(monk
     out = reader._by_art(cls, probs, windows)
     assert asked == []
     assert [cls.classes[b] for b, _, _ in out] == ["resource:gold", EMPTY]
+
+
+def _pale(paper: tuple[float, float, float], member: bool = False) -> np.ndarray:
+    """A hex tile of pale art: plain paper of a faint tint (BGR), no symbol to speak of; with a yellow
+    member and its shadow on it."""
+    yy, xx = np.mgrid[0:PX, 0:PX].astype(np.float32) - (PX - 1) / 2
+    out = np.empty((PX, PX, 3), np.float32)
+    out[:] = (0.35, 0.55, 0.7)
+    r = 17.0
+    inside = (np.abs(yy) <= np.sqrt(3) / 2 * r) & (np.abs(xx) * np.sqrt(3) / 2 + np.abs(yy) / 2 <= np.sqrt(3) / 2 * r)
+    out[inside] = paper
+    if member:
+        out[inside & (np.hypot(xx - 5, yy - 3) < 9)] *= 0.65
+        out[np.hypot(xx - 3, yy - 1) < 5] = (0.1, 0.8, 0.9)
+    rng = np.random.default_rng(7)
+    return out + rng.normal(0, 0.01, out.shape).astype(np.float32)
+
+
+BACK, GOAT = (1.02, 1.02, 1.02), (0.93, 1.03, 0.95)  # pale art can lie above the printed white
+
+
+def test_pale_faces_are_told_apart_by_the_colour_of_their_paper():
+    """Pale art: the back and a goat tile differ only by a few per cent of tint (above the printed
+    white: a camera exposed for the colour patch). The paper colour (the brighter half's median, the
+    yellow member left out as far more coloured than any paper) names the goat tile under a member
+    and its shadow; where the model hesitates between the two, the reader then reads goat — where the
+    three looks alone leave the bare goat tile to the model's slight preference for the back (the fine
+    look's white balance and the coarse look's gain take the tint away)."""
+    art = np.stack([_pale(BACK), _pale(BACK), _pale(GOAT), _pale(GOAT)])
+    labels = ["exhausted", "exhausted", "resource:goat", "resource:goat"]
+    tm = TemplateMatcher(art, labels)
+    windows = np.stack([_pale(GOAT, member=True), _pale(GOAT)])
+    d = tm.paper(windows)
+    goat, back = tm.index["resource:goat"], tm.index["exhausted"]
+    assert (d[:, goat] < d[:, back]).all() and (d[:, back] - d[:, goat] > 0.05).all()
+    cls = ExampleClassifier(np.eye(3, dtype=np.float32), [EMPTY, "exhausted", "resource:goat"])
+    probs = np.array([[0.01, 0.52, 0.47], [0.01, 0.52, 0.47]], np.float32)  # the model: the back, barely
+    picks = {}
+    for scale in (0.05, 0.0):
+        reader = LandReader(encoder=None, classifiers={}, counter=None, colours={}, templates=tm, paper_scale=scale)  # type: ignore[arg-type]
+        picks[scale] = [cls.classes[b] for b, _, _ in reader._by_art(cls, probs, windows)]
+    assert picks[0.05] == ["resource:goat", "resource:goat"]
+    assert picks[0.0][1] == "exhausted"
