@@ -194,7 +194,8 @@ class BoardReader:
         for i, (e, c) in enumerate(positions):
             tile, conf, fconf = tiles[i]
             st, sconf = stones.get((e, c), ((), 1.0))
-            weighed = _rivals(final[0][i], final[1], tile) if final is not None else {}
+            # a tile under stones names no rivals (the stones hide its art), as a land tile under members
+            weighed = _rivals(final[0][i], final[1], tile) if final is not None and not any(st) else {}
             out.append(
                 BoardReading(e, c, tile, st, round(conf, 4), round(sconf, 4), round(max(conf, fconf), 4), weighed)
             )

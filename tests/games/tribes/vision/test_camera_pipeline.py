@@ -227,6 +227,24 @@ def test_baseline_reads_row_board_tracks_and_most_tiles(baseline):
     assert all(0 <= h.tile_conf <= 1 and 0 <= h.members_conf <= 1 for h in obs.hexes)
 
 
+def test_bare_tiles_name_their_rivals_and_tiles_under_members_none(baseline):
+    """Every bare tile the reader classified names the other readings it weighed (no tile, the back,
+    the other resources: with the reported one, their probabilities make one); a tile with members
+    on it names none (pieces hide the art: its odds among the types are not to be trusted)."""
+    obs = baseline.read(cs.frame(60).image)
+    tiles = [h for h in obs.hexes if h.tile]
+    bare = [h for h in tiles if not h.members and h.rivals]
+    assert bare and any(h.members for h in tiles)
+    names = {"empty", "exhausted", *default_profile().resources}
+    for h in tiles:
+        if h.members:
+            assert h.rivals == {}, h
+            continue
+        mine = "exhausted" if h.exhausted else h.resource
+        assert set(h.rivals) <= names - {mine}, h
+        assert sum(h.rivals.values()) + h.resource_conf == pytest.approx(1.0, abs=0.002), h
+
+
 def test_board_side_and_row_occupancy_are_read_apart_from_which_tile(baseline):
     """R-ACH-8 / R-ACH-6: early in the game, era 2 shows tiles turned up beside tiles still face down.
     Which achievement a turned tile is may be unsure (or wrong) with the colour-histogram baseline,
