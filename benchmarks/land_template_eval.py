@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                 tiles = [k for k, c in enumerate(cls.classes) if c != EMPTY and c in tm.index]
                 share = tm.disagreement(windows)
                 at = [tm.index[cls.classes[k]] for k in tiles]
-                paper = tm.paper(windows, rec.encoder.visible(windows, "hex", f"seat:{seat}"))[:, at]  # as the reader
+                paper = rec.land.paper_distances(windows, seat)[:, at]  # as the reader: NaN under members
                 for r, (c, _) in enumerate(rows):
                     truth_label = _label(hexes.get(c))
                     where = "under members" if sum(hexes[c].members.values()) else "bare"
@@ -115,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
                         if asked:
                             joined = cost[r].copy()
                             joined[tiles] += (share[r, at] - share[r, at].min()) / land_reader.TEMPLATE_SHARE
-                            joined[tiles] += np.minimum(0.5 * ((paper[r] - paper[r].min()) / ps) ** 2, cap)
+                            if not np.isnan(paper[r]).any():
+                                joined[tiles] += np.minimum(0.5 * ((paper[r] - paper[r].min()) / ps) ** 2, cap)
                             pick = tiles[int(np.argmin(joined[tiles]))]
                             conf = float(1.0 / np.exp(-(joined - joined[pick])).sum())
                         key = f"+ paper {ps}, cap {cap}"

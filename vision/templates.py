@@ -136,6 +136,12 @@ PAPER_CHROMA = 0.1
 still count as paper: members and other pieces are far more coloured than that."""
 
 
+def paper_disc(px: int) -> np.ndarray:
+    """px x px bool: the disc whose pixels give a window's paper colour (:data:`PAPER_INNER`)."""
+    yy, xx = np.mgrid[0:px, 0:px] + 0.5 - px / 2
+    return np.asarray(np.hypot(xx, yy) <= PAPER_INNER * px / 2)
+
+
 def paper_colour(
     windows01: np.ndarray, limit: np.ndarray | None = None, visible: np.ndarray | None = None
 ) -> np.ndarray:
@@ -148,8 +154,7 @@ def paper_colour(
     out = np.zeros((n, 3), np.float32)
     if n == 0:
         return out
-    yy, xx = np.mgrid[0:px, 0:px] + 0.5 - px / 2
-    disc = np.hypot(xx, yy) <= PAPER_INNER * px / 2
+    disc = paper_disc(px)
     for i, w in enumerate(x):
         p = w[disc]
         logs = np.log(np.maximum(p, 1e-3))

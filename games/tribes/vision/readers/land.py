@@ -75,7 +75,7 @@ from vision.bare import BareLook
 from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
 from vision.outline import Outline
-from vision.templates import TemplateMatcher
+from vision.templates import TemplateMatcher, paper_disc
 
 BARE_SAME = 0.1
 """A window read as a tile is bare table when less than this share of its inner disc differs from
@@ -133,6 +133,11 @@ five per cent of brightness or tint half a unit, ten per cent the cap (0: not we
 faces differ by little else. Chosen with the cap on the hex windows the reader classifies
 (``benchmarks/land_template_eval.py --set tune --re-enroll``, pale, dark and colour variants; figures in
 docs/benchmarks.md, "Unseen boxes, a thirteenth part")."""
+PAPER_HIDDEN = 0.05
+"""The paper colour is judged only on a window showing the seat's colour on at most this share of the
+paper's disc (members on a tile: their shadows and their own bright or dark colour move the brighter
+half's median). Where it was judged under members too, dark art's tile types on the tracker's settled
+frames went 171 -> 506 wrong of 96,838 (``benchmarks/tracker_eval.py --family dark``)."""
 PAPER_CAP = 2.0
 """The most the paper colour adds to a tile type's cost: bold art's faces lie far apart in colour,
 and a window whose paper is misjudged (pieces of a colour the art shares) must not outweigh the
@@ -411,10 +416,8 @@ class LandReader:
             return out
         share = tm.disagreement(windows[rows])
         paper = None
-        if self.paper_scale:  # the paper colour, the seat's members left out where the encoder knows them
-            shown = getattr(self.encoder, "visible", None)
-            seen = shown(windows[rows], "hex", f"seat:{seat}") if shown is not None and seat is not None else None
-            paper = tm.paper(windows[rows], seen)[:, [tm.index[cls.classes[k]] for k in tile_cols]]
+        if self.paper_scale:
+            paper = self.paper_distances(windows[rows], seat)[:, [tm.index[cls.classes[k]] for k in tile_cols]]
         is_tile = np.zeros(len(cls.classes), bool)
         is_tile[tile_cols] = True
         for r, i in enumerate(rows):
@@ -422,11 +425,26 @@ class LandReader:
             extra = template_costs(share[r], cls.classes, tm, is_tile, 0.0)
             assert extra is not None  # every tile column has its art
             joined[tile_cols] += extra[tile_cols] / TEMPLATE_SHARE
-            if paper is not None:
+            if paper is not None and not np.isnan(paper[r]).any():
                 joined[tile_cols] += np.minimum(0.5 * ((paper[r] - paper[r].min()) / self.paper_scale) ** 2, PAPER_CAP)
             k = tile_cols[int(np.argmin(joined[tile_cols]))]
             e = np.exp(-(joined - joined[k]))
             out[i] = (k, float(1.0 / e.sum()), e / e.sum())
+        return out
+
+    def paper_distances(self, windows: np.ndarray, seat: int | None) -> np.ndarray:
+        """N x C (the templates' classes): each window's paper colour against each type's
+        (:meth:`TemplateMatcher.paper`), the seat's members left out where the encoder knows them; a
+        row of NaN where more than :data:`PAPER_HIDDEN` of the paper's disc shows the seat's colour
+        (members on the tile: the paper is not judged there)."""
+        tm = self.templates
+        assert tm is not None
+        shown = getattr(self.encoder, "visible", None)
+        seen = shown(windows, "hex", f"seat:{seat}") if shown is not None and seat is not None else None
+        out = tm.paper(windows, seen)
+        if seen is not None and len(windows):
+            disc = paper_disc(windows.shape[1])
+            out[(~seen[:, disc]).mean(axis=1) > PAPER_HIDDEN] = np.nan
         return out
 
     def _outline_check(

@@ -102,7 +102,8 @@ def test_pale_faces_are_told_apart_by_the_colour_of_their_paper():
     yellow member left out as far more coloured than any paper) names the goat tile under a member
     and its shadow; where the model hesitates between the two, the reader then reads goat — where the
     three looks alone leave the bare goat tile to the model's slight preference for the back (the fine
-    look's white balance and the coarse look's gain take the tint away)."""
+    look's white balance and the coarse look's gain take the tint away). (A reader whose encoder knows
+    the seat's colour does not judge the paper under members: the next test.)"""
     art = np.stack([_pale(BACK), _pale(BACK), _pale(GOAT), _pale(GOAT)])
     labels = ["exhausted", "exhausted", "resource:goat", "resource:goat"]
     tm = TemplateMatcher(art, labels)
@@ -118,3 +119,21 @@ def test_pale_faces_are_told_apart_by_the_colour_of_their_paper():
         picks[scale] = [cls.classes[b] for b, _, _ in reader._by_art(cls, probs, windows)]
     assert picks[0.05] == ["resource:goat", "resource:goat"]
     assert picks[0.0][1] == "exhausted"
+
+
+def test_the_paper_is_not_judged_where_the_seat_s_members_stand():
+    """Where the encoder hides more than ``PAPER_HIDDEN`` of the paper's disc as the seat's colour
+    (members on the tile), the paper colour is not judged (a row of NaN): their shadows and colour move
+    it. A bare window is judged."""
+
+    class Hides:
+        def visible(self, windows, group, key):
+            assert group == "hex" and key == "seat:2"
+            return ~((windows[..., 2] > 0.8) & (windows[..., 0] < 0.3))  # the yellow member
+
+    art = np.stack([_pale(BACK), _pale(GOAT)])
+    tm = TemplateMatcher(art, ["exhausted", "resource:goat"])
+    reader = LandReader(encoder=Hides(), classifiers={}, counter=None, colours={}, templates=tm)  # type: ignore[arg-type]
+    d = reader.paper_distances(np.stack([_pale(GOAT, member=True), _pale(GOAT)]), seat=2)
+    assert np.isnan(d[0]).all() and not np.isnan(d[1]).any()
+    assert d[1, tm.index["resource:goat"]] < d[1, tm.index["exhausted"]]
