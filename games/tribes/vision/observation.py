@@ -276,6 +276,11 @@ class _ObservationReader(Reader):
             raise self.fail(path, f"must be a confidence between 0 and 1, got {show(val)}")
         return float(val)
 
+    def rivals(self, d: dict[str, Any], path: str) -> dict[str, float]:
+        """The optional ``rivals`` of a reading at ``path``: names, each with a probability."""
+        got = self.obj(self.get(d, "rivals", path, {}), f"{path}.rivals")
+        return {self.name(k, f"{path}.rivals"): self.conf(v, f"{path}.rivals.{k}") for k, v in got.items()}
+
     def name(self, val: Any, path: str) -> str:
         """A non-empty text (a colour, a tile id, a region)."""
         return self.text(val, path)
@@ -353,7 +358,6 @@ def _hexes(rd: _ObservationReader, d: dict[str, Any]) -> list[HexReading]:
             raise rd.fail(f"{p}.hex", f"seat {seat} hex {list(hx)} is read twice")
         seen.add((seat, hx))
         members = rd.obj(rd.get(h, "members", p, {}), f"{p}.members")
-        rivals = rd.obj(rd.get(h, "rivals", p, {}), f"{p}.rivals")
         hexes.append(
             HexReading(
                 seat=seat,
@@ -367,7 +371,7 @@ def _hexes(rd: _ObservationReader, d: dict[str, Any]) -> list[HexReading]:
                 tile_conf=rd.conf(rd.get(h, "tile_conf", p, 1.0), f"{p}.tile_conf"),
                 resource_conf=rd.conf(rd.get(h, "resource_conf", p, 1.0), f"{p}.resource_conf"),
                 members_conf=rd.conf(rd.get(h, "members_conf", p, 1.0), f"{p}.members_conf"),
-                rivals={rd.name(k, f"{p}.rivals"): rd.conf(v, f"{p}.rivals.{k}") for k, v in rivals.items()},
+                rivals=rd.rivals(h, p),
             )
         )
     return hexes
@@ -394,10 +398,7 @@ def _board_reading(rd: _ObservationReader, b: dict[str, Any], p: str) -> BoardRe
         tile_conf=rd.conf(rd.get(b, "tile_conf", p, 1.0), f"{p}.tile_conf"),
         stones_conf=rd.conf(rd.get(b, "stones_conf", p, 1.0), f"{p}.stones_conf"),
         face_conf=rd.conf(rd.get(b, "face_conf", p, 1.0), f"{p}.face_conf"),
-        rivals={
-            rd.name(k, f"{p}.rivals"): rd.conf(v, f"{p}.rivals.{k}")
-            for k, v in rd.obj(rd.get(b, "rivals", p, {}), f"{p}.rivals").items()
-        },
+        rivals=rd.rivals(b, p),
     )
 
 

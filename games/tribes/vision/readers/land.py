@@ -22,17 +22,19 @@ Tile types come from the features of each window compared with the enrolled exam
 (:class:`~vision.classify.ExampleClassifier`), and where those leave two types close, also from the
 window held against each type's enrolled art (:class:`~vision.templates.TemplateMatcher`,
 ``TEMPLATE_SHARE``): members' shadows darken a pale exhausted back into a resource tile for the tile
-model, not for the art. Each hex classified names the other classes with their probabilities
+model, not for the art. There too, a bare window's paper colour is held against each type's
+(:data:`PAPER_SCALE`): pale faces differ by a few per cent of tint, which the templates' looks take
+away. Each bare tile names the other classes with their probabilities
 (:attr:`~games.tribes.vision.observation.HexReading.rivals`: the model's, or the joined softmax where
 the templates were asked), so the tracker can tell a tile unsure of its side (pale art's faint
-symbols against the plain back) from one unsure of its resource — a bare one: under members, which
-hide the art, the odds among the types are not to be trusted (on the tuning set's pale art, 15 of 149
-wrong readings put the true type more than e² behind with rivals named under members, 2 without), and
-such a tile names none. Before that, every window is held
-against the bare table that enrollment saw at that very hex (:class:`~vision.bare.BareLook`): one that still looks
-like it is bare, whatever it might resemble (a table of a tile's colour, a changed light, a
-neighbour reaching in), and the walk does not go on from it — nor is it classified at all, which
-spares the tile model the ring of bare hexes around every land. A window the tile model reads as a
+symbols against the plain back) from one unsure of its resource; under members, which hide the art,
+the odds among the types are not to be trusted (on the tuning set's pale art, 15 of 149 wrong
+readings put the true type more than e² behind with rivals named under members, 2 without), and such
+a tile names none. Before that, every window is held against the bare table that enrollment saw at
+that very hex (:class:`~vision.bare.BareLook`): one that still looks like it is bare, whatever it
+might resemble (a table of a tile's colour, a changed light, a neighbour reaching in), and the walk
+does not go on from it — nor is it classified at all, which spares the tile model the ring of bare
+hexes around every land. A window the tile model reads as a
 tile must also show the tile's **outline** (:mod:`vision.outline`; what counts where enrollment saw
 no bare table: most of the table, away from the lands at setup): an edge across at least ``OUTLINE_SIDES`` of its
 six sides, stronger than ``OUTLINE_EDGE`` and than the table's own texture (wood grain shows "sides"
