@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -626,33 +627,42 @@ def test_drawn_tiles_read_weakly_are_not_passed_over(tmp_path: Path, game2: Game
     assert run.moves[-2:] == list(truth)
 
 
+def _one_tile_draw(game: Game) -> tuple[int, Draw, Any]:
+    """The first exploration of ``game`` that draws one tile: its index, the draw and the placement."""
+    i = find(
+        game,
+        lambda s, m: (
+            isinstance(m, Explore)
+            and isinstance(game.moves[game.states.index(s) + 1], Draw)
+            and len(game.moves[game.states.index(s) + 1].tiles) == 1
+        ),
+    )
+    draw = game.moves[i + 1]
+    assert isinstance(draw, Draw)
+    return i, draw, game.moves[i + 2]
+
+
+def _edit_hex(seat: int, h: tuple[int, int], **changes: Any) -> Callable[[int, Observation], Observation]:
+    """A footage edit reading the hex ``h`` of ``seat`` with ``changes`` (its other hexes as they are)."""
+
+    def edit(_: int, obs: Observation) -> Observation:
+        hexes = tuple(replace(x, **changes) if (x.seat, x.hex) == (seat, h) else x for x in obs.hexes)
+        return replace(obs, hexes=hexes)
+
+    return edit
+
+
 @pytest.mark.parametrize(("conf", "asks"), [(0.87, False), (0.75, True)])
 def test_one_drawn_tile_read_fairly_is_written(tmp_path: Path, game2: Game, conf: float, asks: bool) -> None:
     """R-ACT-EXP-1: one tile drawn and laid, read right in every frame at 0.87 — short of a clear
     disagreement, well above "not laid yet": the draw and placement are written without a prompt
     (``NOT_YET_MARGIN``). Read at 0.75, "not laid yet" fits nearly as well: the tracker asks, and
     writes nothing by guess."""
-    i = find(
-        game2,
-        lambda s, m: (
-            isinstance(m, Explore)
-            and isinstance(game2.moves[game2.states.index(s) + 1], Draw)
-            and len(game2.moves[game2.states.index(s) + 1].tiles) == 1
-        ),
-    )
-    draw, place = game2.moves[i + 1], game2.moves[i + 2]
-    after_exp, after = game2.states[i + 1], game2.states[i + 3]
-    seat = game2.states[i].to_move
+    i, draw, place = _one_tile_draw(game2)
     ((h, _),) = place.tiles
-
-    def weak(_: int, obs: Observation) -> Observation:
-        hexes = tuple(
-            replace(x, tile_conf=conf, resource_conf=conf) if (x.seat, x.hex) == (seat, h) else x for x in obs.hexes
-        )
-        return replace(obs, hexes=hexes)
-
+    weak = _edit_hex(game2.states[i].to_move, h, tile_conf=conf, resource_conf=conf)
     rt = runtime_at(tmp_path, game2, i + 1)
-    run = feed(rt, Footage().show(after_exp).hand().show(after, 3.0, edit=weak))
+    run = feed(rt, Footage().show(game2.states[i + 1]).hand().show(game2.states[i + 3], 3.0, edit=weak))
     if asks:
         assert run.prompts() and run.committed() == []
     else:
@@ -668,32 +678,13 @@ def test_a_drawn_tile_unsure_only_of_its_side_is_written(tmp_path: Path, game2: 
     rival for the draw: which resource it is, the reading says plainly, and the draw is written
     without a prompt. The same 0.6 with no word on the rivals says nothing of which resource, while
     the tile is plainly there (``tile_conf``): the tracker asks, and writes nothing by guess."""
-    i = find(
-        game2,
-        lambda s, m: (
-            isinstance(m, Explore)
-            and isinstance(game2.moves[game2.states.index(s) + 1], Draw)
-            and len(game2.moves[game2.states.index(s) + 1].tiles) == 1
-        ),
-    )
-    draw, place = game2.moves[i + 1], game2.moves[i + 2]
-    after_exp, after = game2.states[i + 1], game2.states[i + 3]
-    seat = game2.states[i].to_move
+    i, draw, place = _one_tile_draw(game2)
     ((h, resource),) = place.tiles
     others = [r for r in game2.states[0].profile.resources if r != resource]
     weighed = {"exhausted": 0.38, "empty": 0.005} | {r: 0.015 / len(others) for r in others}
-
-    def unsure(_: int, obs: Observation) -> Observation:
-        hexes = tuple(
-            replace(x, tile_conf=0.99, resource_conf=0.6, rivals=weighed if rivals else {})
-            if (x.seat, x.hex) == (seat, h)
-            else x
-            for x in obs.hexes
-        )
-        return replace(obs, hexes=hexes)
-
+    unsure = _edit_hex(game2.states[i].to_move, h, tile_conf=0.99, resource_conf=0.6, rivals=weighed if rivals else {})
     rt = runtime_at(tmp_path, game2, i + 1)
-    run = feed(rt, Footage().show(after_exp).hand().show(after, 3.0, edit=unsure))
+    run = feed(rt, Footage().show(game2.states[i + 1]).hand().show(game2.states[i + 3], 3.0, edit=unsure))
     if rivals:
         assert run.committed() == [[str(draw), str(place)]]
         assert not run.prompts() and not run.desyncs()
