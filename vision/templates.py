@@ -293,14 +293,12 @@ class TemplateMatcher:
             self._struct = _unit_rows(np.ascontiguousarray(views.reshape(len(keep), -1, side * side)))
         else:
             self._struct = np.zeros((0, 1, 1), np.float32)
-        # the paper colour of every enrolled window of a class (not only the kept examples: it is cheap)
+        # the paper colour is of every enrolled window of a class (not only the kept examples), worked
+        # out on the first call of :meth:`paper` (only a caller that weighs it pays for it)
         every = [i for i, lb in enumerate(labels) if lb not in skip]
-        raw = paper_colour(np.asarray(windows01)[every]) if every else np.zeros((0, 3), np.float32)
+        self._paper_windows = np.asarray(windows01)[every]
         self._paper_owner = np.array([self.index[labels[i]] for i in every], np.int64)
-        # how coloured paper may be: the most coloured class's median (pieces on a few examples aside)
-        medians = [np.median(np.abs(raw[self._paper_owner == k, 1:]), axis=0) for k in np.unique(self._paper_owner)]
-        self.paper_limit = np.max(medians, axis=0) + PAPER_CHROMA if every else None
-        self._paper = paper_colour(np.asarray(windows01)[every], self.paper_limit) if every else raw
+        self._paper: tuple[np.ndarray, np.ndarray | None] | None = None
 
     def __len__(self) -> int:
         return len(self.classes)
@@ -357,16 +355,30 @@ class TemplateMatcher:
         r = (mid @ shifted.reshape(-1, side * side).T).reshape(n, len(shifted), -1).max(axis=2)
         return self._by_class(np.clip((1.0 - r) / 2.0, 0.0, 1.0).astype(np.float32), ex)
 
+    def _paper_of_examples(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """The enrolled windows' paper colours (E x 3) and how coloured paper may be: the most coloured
+        class's median plus :data:`PAPER_CHROMA` (pieces on a few examples aside). Worked out once."""
+        if self._paper is None:
+            raw = paper_colour(self._paper_windows)
+            owner = self._paper_owner
+            limit = None
+            if len(owner):
+                limit = np.max([np.median(np.abs(raw[owner == k, 1:]), axis=0) for k in np.unique(owner)], axis=0)
+                limit = limit + PAPER_CHROMA
+            self._paper = (paper_colour(self._paper_windows, limit), limit)
+        return self._paper
+
     def paper(self, windows01: np.ndarray, visible: np.ndarray | None = None) -> np.ndarray:
         """N x C: how far each window's paper colour (:func:`paper_colour`, over its ``visible``
         pixels) lies from the nearest of each class's enrolled windows' (Euclidean, in log units: 0.05
         is about five per cent of brightness or tint); inf for a class with none."""
         n = len(windows01)
         out = np.full((n, len(self.classes)), np.inf, np.float32)
-        if n == 0 or not len(self._paper):
+        if n == 0 or not len(self._paper_owner):
             return out
-        mine = paper_colour(np.asarray(windows01), self.paper_limit, visible)
-        d = np.linalg.norm(mine[:, None, :] - self._paper[None], axis=2)  # N x E
+        enrolled, limit = self._paper_of_examples()
+        mine = paper_colour(np.asarray(windows01), limit, visible)
+        d = np.linalg.norm(mine[:, None, :] - enrolled[None], axis=2)  # N x E
         for k in np.unique(self._paper_owner):
             out[:, k] = d[:, self._paper_owner == k].min(axis=1)
         return out
