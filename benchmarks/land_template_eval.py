@@ -47,6 +47,25 @@ def _label(h: Any) -> str:
     return "exhausted" if h.exhausted else f"resource:{h.resource}"
 
 
+def _tally(
+    wrong: Counter[tuple[Any, ...]], sure: Counter[tuple[Any, ...]], key: str, where: str, right: bool, conf: float
+) -> None:
+    """Counts one reading of setting ``key``: wrong or not (bare or under members), and right or
+    wrong at :data:`SURE` or more, overall and by where."""
+    wrong[(key, where)] += not right
+    sure[(key, right, conf >= SURE)] += 1
+    sure[(key, where, right, conf >= SURE)] += 1
+
+
+def _joined(cost: np.ndarray, tiles: list[int], extra: np.ndarray) -> tuple[int, float]:
+    """As the reader: the tile column whose cost plus ``extra`` (one per tile column) is least, and the
+    confidence of a softmax over the joined costs (the empty hex at its own cost)."""
+    joined = cost.copy()
+    joined[tiles] += extra
+    pick = tiles[int(np.argmin(joined[tiles]))]
+    return pick, float(1.0 / np.exp(-(joined - joined[pick])).sum())
+
+
 def main(argv: list[str] | None = None) -> int:
     a = vision_diag.study_args(__doc__.splitlines()[0], argv)
     cv2.setNumThreads(1)
@@ -62,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     wrong: Counter[tuple[Any, ...]] = Counter()
     compared: Counter[float] = Counter()
     total: Counter[str] = Counter()
-    sure: Counter[tuple[str, bool, bool]] = Counter()  # (setting, right, at SURE or more)
+    sure: Counter[tuple[Any, ...]] = Counter()  # (setting[, where], right, at SURE or more)
     for _name, seated, enr, frames in vision_diag.sessions(a):
         rec = Recognizer(seated, profile, enr, None, stream=False)
         tm = rec.land.templates
@@ -87,10 +106,8 @@ def main(argv: list[str] | None = None) -> int:
                     where = "under members" if sum(hexes[c].members.values()) else "bare"
                     total[where] += 1
                     best = int(cost[r].argmin())
-                    wrong[("model alone", where)] += cls.classes[best] != truth_label
-                    right = cls.classes[best] == truth_label
-                    sure[("model alone", right, bool(probs[r, best] >= SURE))] += 1
-                    sure[("model alone", where, right, bool(probs[r, best] >= SURE))] += 1
+                    right = [c == truth_label for c in cls.classes]  # by column
+                    _tally(wrong, sure, "model alone", where, right[best], float(probs[r, best]))
                     gap = np.inf
                     if cls.classes[best] != EMPTY and len(tiles) > 1:
                         others = sorted(cost[r, tiles])
@@ -99,30 +116,18 @@ def main(argv: list[str] | None = None) -> int:
                         asked = gap < cascade
                         compared[cascade] += int(asked)
                         for s in SHARES:
-                            pick, conf = best, float(probs[r, best])
-                            if asked:
-                                joined = cost[r].copy()
-                                joined[tiles] += (share[r, at] - share[r, at].min()) / s
-                                pick = tiles[int(np.argmin(joined[tiles]))]
-                                conf = float(1.0 / np.exp(-(joined - joined[pick])).sum())  # as the reader
-                            key = f"share {s}, cascade {cascade}"
-                            wrong[(key, where)] += cls.classes[pick] != truth_label
-                            sure[(key, cls.classes[pick] == truth_label, conf >= SURE)] += 1
-                            sure[(key, where, cls.classes[pick] == truth_label, conf >= SURE)] += 1
+                            art = (share[r, at] - share[r, at].min()) / s
+                            pick, conf = _joined(cost[r], tiles, art) if asked else (best, float(probs[r, best]))
+                            _tally(wrong, sure, f"share {s}, cascade {cascade}", where, right[pick], conf)
                     asked = gap < land_reader.CASCADE
                     for ps, cap in PAPERS:  # the paper colour on top, at the reader's share and cascade
                         pick, conf = best, float(probs[r, best])
                         if asked:
-                            joined = cost[r].copy()
-                            joined[tiles] += (share[r, at] - share[r, at].min()) / land_reader.TEMPLATE_SHARE
+                            art = (share[r, at] - share[r, at].min()) / land_reader.TEMPLATE_SHARE
                             if not np.isnan(paper[r]).any():
-                                joined[tiles] += np.minimum(0.5 * ((paper[r] - paper[r].min()) / ps) ** 2, cap)
-                            pick = tiles[int(np.argmin(joined[tiles]))]
-                            conf = float(1.0 / np.exp(-(joined - joined[pick])).sum())
-                        key = f"+ paper {ps}, cap {cap}"
-                        wrong[(key, where)] += cls.classes[pick] != truth_label
-                        sure[(key, cls.classes[pick] == truth_label, conf >= SURE)] += 1
-                        sure[(key, where, cls.classes[pick] == truth_label, conf >= SURE)] += 1
+                                art = art + np.minimum(0.5 * ((paper[r] - paper[r].min()) / ps) ** 2, cap)
+                            pick, conf = _joined(cost[r], tiles, art)
+                        _tally(wrong, sure, f"+ paper {ps}, cap {cap}", where, right[pick], conf)
     n = sum(total.values())
     print(f"{n} hexes holding a tile read afresh ({a.set}{' ' + a.family if a.family else ''}): {dict(total)}")
     keys = ["model alone"] + [f"share {s}, cascade {c}" for c in CASCADES for s in SHARES]
