@@ -436,11 +436,11 @@ class Tracker:
 
     def dismiss(self, prompt_id: int) -> bool:
         """The user says none of the prompt's options happened: do not ask again until the record
-        or the candidates change. Returns False if no such prompt is open."""
+        or the option that reads best changes. Returns False if no such prompt is open."""
         p = self._prompt
         if p is None or p.id != prompt_id:
             return False
-        self._dismissed.add((p.state_id, tuple((o.back, o.moves) for o in p.options)))
+        self._dismissed.add((p.state_id, _first(p)))
         self._prompt = None
         return True
 
@@ -889,12 +889,15 @@ class Tracker:
         self._candidate = None
         group = [best, *rivals][: cfg.max_options]
         options = tuple(Option(tuple(n.moves), n.back, n.deficit) for n in group)
-        key = tuple((o.back, o.moves) for o in options)
+        # the wait and the question belong to what reads best: rivals near the margin come and go
+        # from frame to frame as their readings wobble, which must neither restart the wait nor ask
+        # again (a prompt's options are those of when it was asked)
+        key = (best.back, tuple(best.moves))
         if self._ambiguous_since is None or self._ambiguous_since[0] != key:
             self._ambiguous_since = (key, t)
         since = self._ambiguous_since[1]
         unseen = _unseen_differences(group, ev)
-        if self._prompt and tuple((o.back, o.moves) for o in self._prompt.options) == key:
+        if self._prompt and self._prompt.state_id == game.state_id and _first(self._prompt) == key:
             return Update(self._asked(StatusKind.PROMPT, t, hidden))
         if (game.state_id, key) in self._dismissed:
             return Update(self._status(StatusKind.WATCHING, "dismissed", t))
@@ -1055,6 +1058,12 @@ def _continues(longer: Node, shorter: Node) -> bool:
         and len(longer.moves) > len(shorter.moves)
         and longer.moves[: len(shorter.moves)] == shorter.moves
     )
+
+
+def _first(prompt: Prompt) -> tuple[int, tuple[Any, ...]]:
+    """The option a prompt offers first (the one that read best when it was asked)."""
+    o = prompt.options[0]
+    return (o.back, tuple(o.moves))
 
 
 def _extends(longer: Node, shorter: Node) -> bool:
