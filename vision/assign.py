@@ -74,14 +74,6 @@ def _hungarian(cost: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, np.ndar
 
 
 def assign_with_bounds(cost: np.ndarray, exact_below: float = 0.0) -> tuple[np.ndarray, float, np.ndarray]:
-    """See :func:`assign_with_alternatives` (its first three results)."""
-    cols, total, bounds, _ = assign_with_alternatives(cost, exact_below, rivals=False)
-    return cols, total, bounds
-
-
-def assign_with_alternatives(
-    cost: np.ndarray, exact_below: float = 0.0, rivals: bool = True
-) -> tuple[np.ndarray, float, np.ndarray, dict[int, np.ndarray]]:
     """:func:`assign` plus, per row, a lower bound of the extra cost of giving that row another
     column: its smallest reduced cost ``cost - u - v`` over the other columns (linear programming
     duality; no re-solving, so it is cheap). ``inf`` when there is no other column.
@@ -89,12 +81,7 @@ def assign_with_alternatives(
     The bound can be far below the true extra cost (down to 0 when the optimal potentials are not
     unique, as when some columns carry a large reward: the action tiles of the row). Rows whose bound
     is below ``exact_below`` get the exact extra cost instead (:func:`_path_margin`: one shortest
-    alternating path on the reduced costs, not a new solve).
-
-    With ``rivals``, those rows also get the extra cost of the best solution giving them each column
-    (:func:`_alternatives`: 0 on the row's own column, ``inf`` where no solution gives it that column),
-    keyed by row: what the readers name as a reading's rivals. None are given where the solution
-    itself needs a forbidden pair."""
+    alternating path on the reduced costs, not a new solve)."""
     c = np.asarray(cost, np.float64)
     cols, total, u, v = _hungarian(c)
     reduced = c - u[:, None] - v[None, :]
@@ -104,9 +91,8 @@ def assign_with_alternatives(
     bounds = np.maximum(bounds, 0.0)
     weak = np.nonzero(bounds < exact_below)[0]
     if not len(weak):
-        return cols, total, bounds, {}
-    forced = bool(c[np.arange(len(cols)), cols].max() >= BIG / 2)
-    if forced:
+        return cols, total, bounds
+    if c[np.arange(len(cols)), cols].max() >= BIG / 2:
         # the solution itself needs a forbidden pair: keep the plain re-solve's verdict
         def margin(i: int) -> float:
             return _margin(c, cols, total, i)
@@ -121,44 +107,7 @@ def assign_with_alternatives(
         m = margin(int(i))
         if np.isfinite(m):
             bounds[i] = max(bounds[i], m)
-    if not rivals or forced:
-        return cols, total, bounds, {}
-    return cols, total, bounds, _alternatives(reduced, cols, v, [int(i) for i in weak])
-
-
-def _alternatives(reduced: np.ndarray, cols: np.ndarray, v: np.ndarray, rows: list[int]) -> dict[int, np.ndarray]:
-    """For each of ``rows``, the extra cost of the best solution that gives it each column (``reduced``
-    and ``v`` as in :func:`_path_margin`; 0 on the row's own column, ``inf`` where none can).
-
-    Giving row ``i`` column ``j`` costs ``reduced[i, j]`` plus the cheapest way for ``j``'s row to make
-    room: it takes another column, whose row takes another… until a row takes ``i``'s old column
-    (a column nobody took holds an added row, as in :func:`_path_margin`). Those costs to ``i``'s
-    old column are one backward Dijkstra over the columns per row; the least over ``j`` is the row's
-    exact margin."""
-    n, m = reduced.shape
-    row_of = np.full(m, -1, np.int64)
-    row_of[cols] = np.arange(n)
-    free_row = np.maximum(-np.asarray(v, np.float64), 0.0)
-    # move[a, b]: the row on column a (or the added row of a free column) taking column b instead
-    move = np.where((row_of >= 0)[:, None], reduced[np.maximum(row_of, 0)], free_row[None, :])
-    out: dict[int, np.ndarray] = {}
-    for i in rows:
-        own = int(cols[i])
-        to_own = np.full(m, np.inf)  # the cheapest chain from column a's row moving on to own's column
-        to_own[own] = 0.0
-        done = np.zeros(m, bool)
-        while True:
-            cand = np.where(done, np.inf, to_own)
-            a = int(np.argmin(cand))
-            if not np.isfinite(cand[a]):
-                break
-            done[a] = True
-            np.minimum(to_own, move[:, a] + cand[a], out=to_own)
-            to_own[own] = 0.0
-        extra = reduced[i] + to_own
-        extra[own] = 0.0
-        out[i] = extra
-    return out
+    return cols, total, bounds
 
 
 def _path_margin(reduced: np.ndarray, cols: np.ndarray, v: np.ndarray, i: int) -> float:

@@ -82,29 +82,6 @@ def test_a_reading_s_rivals_lie_as_far_behind_as_the_reader_found_them() -> None
     assert unsure.deficit_of(key, horse) == 0.0
 
 
-def test_a_row_slot_s_rivals_are_tiles_of_its_kind_and_the_empty_slot() -> None:
-    """A slot read as an event names the other events it weighed (and "?"), each an event value, and
-    with them the empty slot at ``1 - filled_conf``; a slot naming none stays a plain reading."""
-    from games.tribes.vision.observation import Observation, SlotReading
-
-    obs = Observation(
-        row=(
-            SlotReading(7, "training", True, 0, 0.67, 1.0, 0.95, {"barter": 0.3, "?": 0.004}),
-            SlotReading(1, "off", False, 1, 0.99, 1.0, 0.99),
-        )
-    )
-    facts = observation_facts(obs)
-    value, conf, weighed = facts[("slot", 7)]  # type: ignore[misc]
-    assert (value, conf) == (("training", True), 0.67)
-    assert weighed == pytest.approx({("barter", True): 0.3, ("?", True): 0.004, None: 0.05})
-    assert facts[("slot", 1)] == (("off", False), 0.99)
-    ev = Evidence.fuse([facts] * 2)
-    key = ("slot", 7)
-    assert ev.deficit_of(key, ("barter", True)) == pytest.approx(math.log(0.67 / 0.3))
-    assert ev.deficit_of(key, ("feud", True)) == pytest.approx(vote_weight(0.67))  # not named: no word
-    assert ev.deficit_of(key, None) == pytest.approx(math.log(0.67 / 0.05))
-
-
 def test_first_takes_reads_the_taken_slot_from_the_row() -> None:
     """R-TURN-1: the taken tile goes to the end of the row; the row alone names the slot taken (and
     the last slot, whose take leaves the order as it is)."""

@@ -147,9 +147,7 @@ def observation_facts(obs: Observation, colours: Iterable[str] = ()) -> dict[Key
     (absence is not emptiness); arrow tokens are read for ``colours`` while the board is in view. A
     hex read as a tile names its rivals (:mod:`tracker.evidence`): those the reader weighed
     (:attr:`HexReading.rivals`), and always "no tile" at ``1 - tile_conf`` — a tile plainly there whose
-    resource is unsure is not evidence for "nothing laid yet". A row slot that names its rivals
-    (:attr:`SlotReading.rivals`, tiles of its own kind) names the empty slot too, at
-    ``1 - filled_conf``."""
+    resource is unsure is not evidence for "nothing laid yet"."""
     out: dict[Key, Reading] = {}
     for h in obs.hexes:
         if h.tile:
@@ -168,13 +166,7 @@ def observation_facts(obs: Observation, colours: Iterable[str] = ()) -> dict[Key
     hidden = set(obs.hidden)
     if "row" not in hidden:
         for s in obs.row:
-            slot = (s.tile, bool(s.event)) if s.tile else None
-            if s.tile and s.rivals:  # of its kind; the empty slot as far behind as filled_conf says
-                kin: dict[Any, float] = {(r, bool(s.event)): p for r, p in s.rivals.items()}
-                kin[None] = 1.0 - s.filled_conf
-                out[("slot", s.slot)] = (slot, s.tile_conf, kin)
-            else:
-                out[("slot", s.slot)] = (slot, s.tile_conf)
+            out[("slot", s.slot)] = ((s.tile, bool(s.event)) if s.tile else None, s.tile_conf)
             out[("filled", s.slot)] = (s.tile is not None, s.filled_conf)
             out[("slotshells", s.slot)] = (s.shells, s.shells_conf)
     if "board" not in hidden:

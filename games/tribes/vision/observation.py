@@ -78,10 +78,7 @@ RIVAL_EXHAUSTED = "exhausted"
 class SlotReading:
     """One slot of the action row (1 = front): the tile lying there (action tile or event id; None =
     empty) and the shells on it. ``tile_conf`` is the confidence in the tile as reported (which one, or
-    none); ``filled_conf`` only in whether a tile lies there at all, whichever tile it is.
-    ``rivals``: the other tiles of the same kind the reader weighed there (for an event: the other
-    events and ``"?"``, one never enrolled; for an action tile: the other action tiles), with their
-    probabilities; none listed: no word on them."""
+    none); ``filled_conf`` only in whether a tile lies there at all, whichever tile it is."""
 
     slot: int
     tile: str | None
@@ -90,7 +87,6 @@ class SlotReading:
     tile_conf: float = 1.0
     shells_conf: float = 1.0
     filled_conf: float = 1.0
-    rivals: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +218,6 @@ class Observation:
                     "shells_conf": s.shells_conf,
                     "filled_conf": s.filled_conf,
                 }
-                | ({"rivals": dict(s.rivals)} if s.rivals else {})
                 for s in self.row
             ],
             "board": [
@@ -391,7 +386,6 @@ def _slot(rd: _ObservationReader, s: dict[str, Any], p: str) -> SlotReading:
         tile_conf=rd.conf(rd.get(s, "tile_conf", p, 1.0), f"{p}.tile_conf"),
         shells_conf=rd.conf(rd.get(s, "shells_conf", p, 1.0), f"{p}.shells_conf"),
         filled_conf=rd.conf(rd.get(s, "filled_conf", p, 1.0), f"{p}.filled_conf"),
-        rivals=rd.rivals(s, p),
     )
 
 

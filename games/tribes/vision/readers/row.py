@@ -12,12 +12,7 @@ enrolled examples (the 6 action tiles, the events and bare table) and then:
    confidence of a slot is the logistic of a lower bound of how much worse the best solution
    giving that slot another tile is (from the assignment's dual potentials), times the slot's
    likelihood of being occupied; ``filled_conf`` is that likelihood alone (a tile lies there,
-   whichever), or of being empty for the slots past the row's end. A slot whose margin is under
-   :data:`vision.assign.EXACT_BELOW` names its **rivals**: each other tile of its kind (events and
-   ``?`` for an event, action tiles for an action tile) at its confidence times ``e`` to the minus
-   the extra cost of the best row that gives the slot that tile — an event already lying in another
-   slot costs that slot's move too, so the look-alike next to it does not stand for every event still
-   in the stack (:mod:`tracker.evidence`).
+   whichever), or of being empty for the slots past the row's end.
 
 Shells on the occupied slots are counted by the shell counting model with a likeness map to the
 enrolled shell colour. Every occupied slot is read mainly from pixel templates
@@ -54,7 +49,7 @@ from games.tribes.vision.readers.base import (
     template_costs,
     template_shares,
 )
-from vision.assign import BIG, EXACT_BELOW, assign_with_alternatives
+from vision.assign import BIG, EXACT_BELOW, assign_with_bounds
 from vision.classify import ExampleClassifier
 from vision.templates import TemplateMatcher
 
@@ -75,21 +70,6 @@ from three 5 / 16 / 14 (docs/benchmarks.md, the ninth part on unseen boxes)."""
 UNKNOWN_SHARE = 0.1
 """An event never enrolled costs, where the templates are used, as a known tile disagreeing by this
 share more than the best one."""
-
-
-def _rivals(extra: np.ndarray, cols: list[str], name: str, conf: float) -> dict[str, float]:
-    """The other tiles of ``name``'s kind a slot read as ``name`` (at ``conf``) could hold
-    (:attr:`SlotReading.rivals`): each at ``conf`` times ``e`` to the minus the extra cost of the best
-    row giving the slot that tile (``extra``, per column: :func:`vision.assign.assign_with_alternatives`),
-    each name once."""
-    kind = name.startswith("action:")
-    best: dict[str, float] = {}
-    for col, x in zip(cols, extra, strict=True):
-        if col == name or col.startswith("action:") != kind or not math.isfinite(float(x)):
-            continue
-        key = col.split(":", 1)[1] if col != UNKNOWN_EVENT else UNKNOWN_EVENT
-        best[key] = min(float(x), best.get(key, math.inf))
-    return {k: round(conf * math.exp(-x), 4) for k, x in sorted(best.items())}
 
 
 class Encoder(Protocol):
@@ -173,7 +153,7 @@ class RowReader:
         if len(cols) < n:  # fewer known tiles than slots (an incomplete enrollment)
             cost = np.hstack([cost, np.full((n, n - len(cols)), BIG / 4)])
             cols = cols + [UNKNOWN_EVENT] * (n - len(cols))
-        chosen, _, margins, extra = assign_with_alternatives(cost, EXACT_BELOW)
+        chosen, _, margins = assign_with_bounds(cost, EXACT_BELOW)
         out = []
         for i in range(slots):
             if i < n:
@@ -185,8 +165,7 @@ class RowReader:
                     conf = min(conf, 0.3)
                 k, kconf = shells[i]
                 filled = round(float(p_occ[i]), 4)  # >= conf, which is this times the margin's
-                weighed = _rivals(extra[i], cols, name, conf) if i in extra and name != UNKNOWN_EVENT else {}
-                out.append(SlotReading(i + 1, tile, event, k, round(conf, 4), round(kconf, 4), filled, weighed))
+                out.append(SlotReading(i + 1, tile, event, k, round(conf, 4), round(kconf, 4), filled))
             else:
                 pe = round(float(p_empty[i]), 4)
                 out.append(SlotReading(i + 1, None, False, 0, pe, 1.0, pe))

@@ -27,7 +27,7 @@ from games.tribes.vision.readers.arrows import ArrowReader, Evidence, share, unm
 from games.tribes.vision.recognizer import Recognizer
 from games.tribes.vision.regions import Regions
 from games.tribes.vision.table import ArrowToken, TableModel
-from vision.assign import BIG, assign, assign_with_alternatives, assign_with_bounds, assign_with_margins
+from vision.assign import BIG, assign, assign_with_bounds, assign_with_margins
 from vision.colour import ColourNorm, fit_norm
 from vision.errors import FrameError, ModelError
 from vision.features import Models, default_models_dir
@@ -93,47 +93,6 @@ def test_exact_margins_from_one_path_equal_a_new_solve_per_row():
         assert exact[np.isfinite(true)] == pytest.approx(true[np.isfinite(true)], rel=1e-9, abs=1e-6)
         checked += 1
     assert checked > 300
-
-
-def test_alternatives_are_the_extra_cost_of_each_column_forced():
-    """``assign_with_alternatives`` gives each weak row, for every column, the extra cost of the best
-    solution that puts the row there (the readers' rivals): what a new solve with the row held to
-    that column costs more, ``inf`` where no solution can; 0 on its own column, and the least over
-    the others is the row's exact margin. Rows whose margin is clear (the dual bound at or above
-    ``exact_below``) and solutions that need a forbidden pair get none."""
-    rng = np.random.default_rng(11)
-    checked = 0
-    for _ in range(150):
-        n = int(rng.integers(1, 8))
-        m = int(rng.integers(n, n + 9))
-        c = rng.exponential(3.0, (n, m))
-        if rng.random() < 0.3:
-            c = np.round(c)
-        if rng.random() < 0.4:
-            c[rng.random((n, m)) < 0.15] = BIG
-        cols, total, margins, alts = assign_with_alternatives(c, np.inf)
-        if c[np.arange(n), cols].max() >= BIG / 2:
-            assert alts == {}
-            continue
-        assert sorted(alts) == list(range(n))
-        for i, extra in alts.items():
-            assert extra[cols[i]] == 0.0
-            others = np.delete(extra, cols[i])
-            assert (others.min() if len(others) else np.inf) == pytest.approx(margins[i], abs=1e-9)
-            for j in range(m):
-                held = np.full_like(c, BIG)
-                held[:] = c
-                held[i] = BIG
-                held[i, j] = c[i, j]
-                got, cost = assign(held)
-                true = cost - total if held[np.arange(n), got].max() < BIG / 2 else np.inf
-                assert extra[j] == pytest.approx(true, abs=1e-6), (i, j)
-                checked += 1
-    assert checked > 1500
-    # a clear row gets no alternatives; a weak one does
-    c = np.array([[0.0, 9.0, 9.0], [9.0, 0.0, 0.5]])
-    _, _, margins, alts = assign_with_alternatives(c, 6.0)
-    assert list(alts) == [1] and alts[1].tolist() == pytest.approx([18.0, 0.0, 0.5])
 
 
 def test_counter_turns_only_the_windows_it_is_unsure_of():

@@ -54,11 +54,6 @@ def test_a_hex_s_rivals_round_trip_and_default_to_none():
     doc = json.loads(json.dumps(board.to_dict()))
     assert doc["board"][0]["rivals"] == {"kaese": 0.01, "back": 0.2}
     assert Observation.from_dict(doc) == board
-    # and a row slot: the other tiles of its kind ("?": an event never enrolled)
-    row = Observation(row=(SlotReading(7, "training", True, 0, 0.67, 1.0, 0.99, {"barter": 0.3, "?": 0.004}),))
-    doc = json.loads(json.dumps(row.to_dict()))
-    assert doc["row"][0]["rivals"] == {"barter": 0.3, "?": 0.004}
-    assert Observation.from_dict(doc) == row
 
 
 def test_side_and_filled_confidences_round_trip_and_default_to_one():
@@ -106,7 +101,6 @@ def test_side_and_filled_confidences_round_trip_and_default_to_one():
             "confidence between 0 and 1",
         ),
         ({"hexes": [{"seat": 0, "hex": [0, 0], "tile": True, "rivals": ["goat"]}]}, "hexes[0].rivals", "object"),
-        ({"row": [{"slot": 7, "tile": "feud", "rivals": {"cold": -0.2}}]}, "row[0].rivals.cold", "between 0 and 1"),
         (
             {"hexes": [{"seat": 0, "hex": [0, 0], "tile": True}, {"seat": 0, "hex": [0, 0], "tile": False}]},
             "hexes[1].hex",
