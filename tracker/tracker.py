@@ -24,7 +24,9 @@ How it decides:
    such a waiting move is also committed as soon as the table shows a later turn under way. Rival
    explanations that differ only in facts nobody can see now wait for the view (*waiting*), then
    become a prompt; rivals that differ in what is seen become a **prompt** with the few best
-   candidates. An event answer the table cannot show at all is asked about once the table rests.
+   candidates, after ``prompt_after`` seconds of the same best explanation (rivals that come and go
+   meanwhile do not restart the wait). An event answer the table cannot show at all is asked about
+   once the table rests.
 5. A table that no legal chain explains is *changing* while it may be a move in progress; after
    ``desync_after`` seconds of settled, unexplained table it is a **desync** naming the facts (hexes,
    slots…) that disagree with the closest legal explanation, with that explanation offered as a fix.
