@@ -25,8 +25,8 @@ How it decides:
    explanations that differ only in facts nobody can see now wait for the view (*waiting*), then
    become a prompt; rivals that differ in what is seen become a **prompt** with the few best
    candidates, after ``prompt_after`` seconds of the same best explanation (rivals that come and go
-   meanwhile do not restart the wait). An event answer the table cannot show at all is asked about
-   once the table rests.
+   meanwhile do not restart the wait, nor ask again while the question offered them). An event
+   answer the table cannot show at all is asked about once the table rests.
 5. A table that no legal chain explains is *changing* while it may be a move in progress; after
    ``desync_after`` seconds of settled, unexplained table it is a **desync** naming the facts (hexes,
    slots…) that disagree with the closest legal explanation, with that explanation offered as a fix.
@@ -438,11 +438,12 @@ class Tracker:
 
     def dismiss(self, prompt_id: int) -> bool:
         """The user says none of the prompt's options happened: do not ask again until the record
-        or the option that reads best changes. Returns False if no such prompt is open."""
+        or the option that reads best changes, or a rival it did not offer comes up. Returns False if
+        no such prompt is open."""
         p = self._prompt
         if p is None or p.id != prompt_id:
             return False
-        self._dismissed.add((p.state_id, _first(p)))
+        self._dismissed.add((p.state_id, _first(p), _offered(p, p.state_id, _first(p))))
         self._prompt = None
         return True
 
@@ -891,17 +892,18 @@ class Tracker:
         self._candidate = None
         group = [best, *rivals][: cfg.max_options]
         options = tuple(Option(tuple(n.moves), n.back, n.deficit) for n in group)
-        # the wait and the question belong to what reads best: rivals near the margin come and go
-        # from frame to frame as their readings wobble, which must neither restart the wait nor ask
-        # again (a prompt's options are those of when it was asked)
+        # the wait belongs to what reads best: rivals near the margin come and go from frame to frame
+        # as their readings wobble, which must not restart it; nor ask again while the question open
+        # (or dismissed) offered every rival there is now
         key = (best.back, tuple(best.moves))
         if self._ambiguous_since is None or self._ambiguous_since[0] != key:
             self._ambiguous_since = (key, t)
         since = self._ambiguous_since[1]
         unseen = _unseen_differences(group, ev)
-        if self._prompt and self._prompt.state_id == game.state_id and _first(self._prompt) == key:
+        now = frozenset((o.back, o.moves) for o in options)
+        if self._prompt and _offered(self._prompt, game.state_id, key) >= now:
             return Update(self._asked(StatusKind.PROMPT, t, hidden))
-        if (game.state_id, key) in self._dismissed:
+        if any(st == game.state_id and first == key and now <= offered for st, first, offered in self._dismissed):
             return Update(self._status(StatusKind.WATCHING, "dismissed", t))
         if unseen and t - since < cfg.hidden_prompt_after and not force:
             names = _names(game, self.seating, self.rules)
@@ -1066,6 +1068,13 @@ def _first(prompt: Prompt) -> tuple[int, tuple[Any, ...]]:
     """The option a prompt offers first (the one that read best when it was asked)."""
     o = prompt.options[0]
     return (o.back, tuple(o.moves))
+
+
+def _offered(prompt: Prompt, state_id: Any, best: tuple[int, tuple[Any, ...]]) -> frozenset[Any]:
+    """The options ``prompt`` offers, if it was asked in ``state_id`` with ``best`` first; else none."""
+    if prompt.state_id != state_id or _first(prompt) != best:
+        return frozenset()
+    return frozenset((o.back, tuple(o.moves)) for o in prompt.options)
 
 
 def _extends(longer: Node, shorter: Node) -> bool:

@@ -623,6 +623,39 @@ def test_a_rival_wobbling_at_the_margin_does_not_put_off_the_question_r_ach_8(tm
     assert len({p.prompt.id for p in run.prompts() if p.prompt}) == 1  # asked once, not again and again
 
 
+def test_a_rival_the_question_did_not_offer_asks_again_r_ach_8(tmp_path: Path, game2: Game) -> None:
+    """R-ACH-8: the achievement turned up is asked about with the one rival read close; a second of
+    frames later another tile of its era reads close too. The question open did not offer it: the
+    tracker asks again, offering both (a question kept for what reads best must not hide a rival that
+    came up after it was asked)."""
+    from games.tribes.rules.chance import unrevealed_achievements
+
+    i = _claim_with_reveal(game2)
+    reveal = game2.moves[i + 1]
+    pend = game2.states[i + 1].pending
+    others = [a for a in unrevealed_achievements(game2.states[i + 1], pend.era) if a != reveal.achievement]
+    close, later, *far = others
+    weak = _board_read(pend.era, pend.col, 0.67, 0.99)
+
+    def edit(k: int, obs: Observation) -> Observation:
+        weighed = {close: 0.3, later: 0.3 if k >= 20 else 0.0001, "back": 0.005, "?": 0.0001}
+        obs = weak(k, obs)
+        board = tuple(
+            replace(b, rivals=weighed | {a: 0.0001 for a in far}) if (b.era, b.col) == (pend.era, pend.col) else b
+            for b in obs.board
+        )
+        return replace(obs, board=board)
+
+    rt = runtime_at(tmp_path, game2, i + 1)
+    run = feed(rt, Footage().show(game2.states[i + 1]).hand().show(game2.states[i + 2], 4.0, edit=edit))
+    asked = [p.prompt for p in run.prompts() if p.prompt]
+    first, last = asked[0], asked[-1]
+    assert first.id != last.id and len({q.id for q in asked}) == 2
+    assert [[str(m) for m in o.moves] for o in first.options] == [[str(reveal)], [f"reveal {close}"]]
+    assert str(last.options[0].moves[0]) == str(reveal)
+    assert {str(o.moves[0]) for o in last.options} >= {f"reveal {close}", f"reveal {later}"}
+
+
 def test_drawn_tiles_read_weakly_are_not_passed_over(tmp_path: Path, game2: Game) -> None:
     """R-ACT-EXP-1: the two tiles just drawn and laid, each read right but weakly in every frame
     (0.8: a pale tile under a steep camera; each fact alone short of a clear disagreement). The game
