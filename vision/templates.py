@@ -207,6 +207,15 @@ def _best_shifts(queries: np.ndarray, flat: np.ndarray, inner: int) -> tuple[np.
     return qs, np.asarray(cost.argmin(axis=1))
 
 
+def _least_by_class(values: np.ndarray, owner: np.ndarray, classes: int, fill: float) -> np.ndarray:
+    """N x E values of examples whose classes are ``owner`` (E) -> N x ``classes``: each class's least
+    (``fill`` for a class with no example)."""
+    out = np.full((len(values), classes), fill, np.float32)
+    for k in np.unique(owner):
+        out[:, k] = values[:, owner == k].min(axis=1)
+    return out
+
+
 class TemplateMatcher:
     """Disagreement of windows with the enrolled tiles' art (see the module docstring)."""
 
@@ -313,11 +322,7 @@ class TemplateMatcher:
 
     def _by_class(self, share: np.ndarray, ex: np.ndarray) -> np.ndarray:
         """N x E shares of the examples ``ex`` -> N x C: each class's best example (1 where none)."""
-        out = np.ones((len(share), len(self.classes)), np.float32)
-        owner = self._owner[ex]
-        for k in np.unique(owner):
-            out[:, k] = share[:, owner == k].min(axis=1)
-        return out
+        return _least_by_class(share, self._owner[ex], len(self.classes), 1.0)
 
     def disagreement(
         self, windows01: np.ndarray, only: Sequence[str] | None = None, plain: np.ndarray | None = None
@@ -373,15 +378,12 @@ class TemplateMatcher:
         pixels) lies from the nearest of each class's enrolled windows' (Euclidean, in log units: 0.05
         is about five per cent of brightness or tint); inf for a class with none."""
         n = len(windows01)
-        out = np.full((n, len(self.classes)), np.inf, np.float32)
         if n == 0 or not len(self._paper_owner):
-            return out
+            return np.full((n, len(self.classes)), np.inf, np.float32)
         enrolled, limit = self._paper_of_examples()
         mine = paper_colour(np.asarray(windows01), limit, visible)
         d = np.linalg.norm(mine[:, None, :] - enrolled[None], axis=2)  # N x E
-        for k in np.unique(self._paper_owner):
-            out[:, k] = d[:, self._paper_owner == k].min(axis=1)
-        return out
+        return _least_by_class(d, self._paper_owner, len(self.classes), np.inf)
 
     def fine(self, windows01: np.ndarray, only: Sequence[str] | None = None) -> np.ndarray:
         """N x C: the least share of white-balanced Lab pixels further than ``tolerance`` from one of
