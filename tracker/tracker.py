@@ -443,7 +443,7 @@ class Tracker:
         p = self._prompt
         if p is None or p.id != prompt_id:
             return False
-        self._dismissed.add((p.state_id, _first(p), _offered(p, p.state_id, _first(p))))
+        self._dismissed.add((p.state_id, _first(p), _options(p)))
         self._prompt = None
         return True
 
@@ -900,7 +900,7 @@ class Tracker:
             self._ambiguous_since = (key, t)
         since = self._ambiguous_since[1]
         unseen = _unseen_differences(group, ev)
-        now = frozenset((o.back, o.moves) for o in options)
+        now = frozenset(_key(o) for o in options)
         if self._prompt and _offered(self._prompt, game.state_id, key) >= now:
             return Update(self._asked(StatusKind.PROMPT, t, hidden))
         if any(st == game.state_id and first == key and now <= offered for st, first, offered in self._dismissed):
@@ -1064,17 +1064,26 @@ def _continues(longer: Node, shorter: Node) -> bool:
     )
 
 
+def _key(option: Option) -> tuple[int, tuple[Any, ...]]:
+    """An option as the tracker compares them: its takeback and its moves."""
+    return (option.back, tuple(option.moves))
+
+
 def _first(prompt: Prompt) -> tuple[int, tuple[Any, ...]]:
     """The option a prompt offers first (the one that read best when it was asked)."""
-    o = prompt.options[0]
-    return (o.back, tuple(o.moves))
+    return _key(prompt.options[0])
+
+
+def _options(prompt: Prompt) -> frozenset[tuple[int, tuple[Any, ...]]]:
+    """The options a prompt offers."""
+    return frozenset(_key(o) for o in prompt.options)
 
 
 def _offered(prompt: Prompt, state_id: Any, best: tuple[int, tuple[Any, ...]]) -> frozenset[Any]:
     """The options ``prompt`` offers, if it was asked in ``state_id`` with ``best`` first; else none."""
     if prompt.state_id != state_id or _first(prompt) != best:
         return frozenset()
-    return frozenset((o.back, tuple(o.moves)) for o in prompt.options)
+    return _options(prompt)
 
 
 def _extends(longer: Node, shorter: Node) -> bool:
