@@ -9,7 +9,9 @@ and cascade (how close the model's second type must be for the templates to be a
 tiles and under members apart, with the number of windows compared; and the readings right and
 wrong by their confidence (at :data:`SURE` or more, as the reader computes it: the tracker asks
 about a drawn tile read less surely), also with the paper colour weighed on top at each scale of
-:data:`PAPERS` (``land.PAPER_SCALE``, ``PAPER_CAP``). Run from the repository root::
+:data:`PAPERS` (``land.PAPER_SCALE``, ``PAPER_CAP``); and the reader's own choice (its ``_by_art``) at each scale of
+the structure look on windows showing no member (:data:`STRUCTURES`, ``land.STRUCTURE_SHARE``; 0: the
+three looks joined there as well). Run from the repository root::
 
     PYTHONPATH=. python benchmarks/land_template_eval.py --set tune --family pale --re-enroll
 """
@@ -32,6 +34,9 @@ from games.tribes.vision.recognizer import Recognizer
 
 SHARES = (0.2, 0.1, 0.05)
 CASCADES = (3.0, 1.0, 0.5)
+STRUCTURES = (0.0, 0.03, 0.04, 0.05, 0.075)
+"""The scales of the structure look alone on windows showing no member (``land.STRUCTURE_SHARE``; 0:
+the three looks joined there too), each read by the reader's own ``_by_art`` at its share and cascade."""
 PAPERS = ((0.1, np.inf), (0.05, np.inf), (0.1, 3.0), (0.05, 3.0), (0.05, 2.0), (0.03, 2.0))
 """The paper colour's scales and caps tried (``land.PAPER_SCALE``, ``PAPER_CAP``), at the reader's
 share and cascade."""
@@ -101,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
                 share = tm.disagreement(windows)
                 at = [tm.index[cls.classes[k]] for k in tiles]
                 paper = rec.land.paper_distances(windows, seat)[:, at]  # as the reader: NaN under members
+                by_reader = {}
+                for st in STRUCTURES:  # the reader itself, at each scale of the structure look
+                    rec.land.structure_share = st
+                    by_reader[st] = rec.land._by_art(cls, probs, windows, seat)
                 for r, (c, _) in enumerate(rows):
                     truth_label = _label(hexes.get(c))
                     where = "under members" if sum(hexes[c].members.values()) else "bare"
@@ -119,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
                             art = (share[r, at] - share[r, at].min()) / s
                             pick, conf = _joined(cost[r], tiles, art) if asked else (best, float(probs[r, best]))
                             _tally(wrong, sure, f"share {s}, cascade {cascade}", where, right[pick], conf)
+                    for st, picks in by_reader.items():
+                        pick, conf, _ = picks[r]
+                        _tally(wrong, sure, f"reader, structure {st}", where, right[pick], conf)
                     asked = gap < land_reader.CASCADE
                     for ps, cap in PAPERS:  # the paper colour on top, at the reader's share and cascade
                         pick, conf = best, float(probs[r, best])
@@ -133,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     keys = ["model alone"] + [f"share {s}, cascade {c}" for c in CASCADES for s in SHARES]
     reader = f"share {land_reader.TEMPLATE_SHARE}, cascade {land_reader.CASCADE}"
     keys += [f"+ paper {ps}, cap {cap}" for ps, cap in PAPERS]
+    structures = [f"reader, structure {st}" for st in STRUCTURES]
+    keys += structures
     print("| tile types | wrong, bare | wrong, under members | all |")
     print("|---|---|---|---|")
     for key in keys:
@@ -146,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n| bare / under members (+ paper: on top of {reader}) | right, sure | right, unsure ", end="")
     print("| wrong, sure | wrong, unsure |")
     print("|---|---|---|---|---|")
-    for key in ["model alone", reader] + [f"+ paper {ps}, cap {cap}" for ps, cap in PAPERS]:
+    for key in ["model alone", reader] + [f"+ paper {ps}, cap {cap}" for ps, cap in PAPERS] + structures:
         for where in ("bare", "under members"):
             cells = [sure[(key, where, r, u)] for r, u in ((True, True), (True, False), (False, True), (False, False))]
             print(f"| {key}, {where} | " + " | ".join(map(str, cells)) + " |")

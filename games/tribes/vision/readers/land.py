@@ -22,7 +22,10 @@ Tile types come from the features of each window compared with the enrolled exam
 (:class:`~vision.classify.ExampleClassifier`), and where those leave two types close, also from the
 window held against each type's enrolled art (:class:`~vision.templates.TemplateMatcher`,
 ``TEMPLATE_SHARE``): members' shadows darken a pale exhausted back into a resource tile for the tile
-model, not for the art. There too a bare window's paper colour can be held against each type's
+model, not for the art. A window showing none of the seat's members (a tile just placed) is held
+against the art by the structure look alone (``STRUCTURE_SHARE``: where its print lies), which reads
+pale art's faint symbols surely where the three looks joined leave them close. There too a bare
+window's paper colour can be held against each type's
 (:data:`PAPER_SCALE`, not adopted: it did not hold on the held-out art). Each bare tile names the
 other classes with their probabilities (:attr:`~games.tribes.vision.observation.HexReading.rivals`:
 the model's, or the joined softmax where the templates were asked), so the tracker can tell a tile
@@ -140,6 +143,23 @@ PAPER_HIDDEN = 0.05
 paper's disc (members on a tile: their shadows and their own bright or dark colour move the brighter
 half's median). Where it was judged under members too, dark art's tile types on the tracker's settled
 frames went 171 -> 506 wrong of 96,838 (``benchmarks/tracker_eval.py --family dark``)."""
+STRUCTURE_SHARE = 0.05
+"""Where the templates are asked (:data:`CASCADE`) about a window that shows none of the seat's
+members (its colour on at most :data:`PAPER_HIDDEN` of the paper's disc: a tile just placed, or left
+bare), the tile type is judged by the templates' **structure look alone** (:mod:`vision.templates`:
+where the window's print lies, whatever its contrast or tint), a look this much further from a type's
+art than from the nearest type's costing a factor e in p (0: the three looks joined, as under members).
+The joined looks' geometric mean keeps the ratio between two types where one look finds every tile
+alike (the fine look's fixed tolerance on pale art), but not their difference, which is what the
+cost weighs: a pale tile's faint symbol, plain to the structure look, moved its type by about one
+unit. Members bring detail of their own, so a window showing them is judged by the three looks
+joined as before. Chosen on the tuning set (``benchmarks/land_template_eval.py --set tune [--family
+pale|dark] --re-enroll``, the reader's own choice; bare tiles right and sure / wrong, off -> 0.03 /
+0.04 / **0.05** / 0.075): pale art (1,134 bare tiles) 780 / 12 -> 1,049 / 11, 1,038 / 9, **1,022 / 9**,
+968 / 10; dark art (1,271) 1,252 / 4 -> 1,255 / 4 at each; the colour variants unchanged (1,263 / 6);
+0.05 the one that leaves dark art's tiles under members as they were (19 wrong unsure; 21 at 0.03 and
+0.04). On the held-out pack in pale art (``--set eval --family pale``, 956 bare tiles): 343 / 53 ->
+771 / 20. docs/benchmarks.md, "Unseen boxes, a fifteenth part"."""
 PAPER_CAP = 2.0
 """The most the paper colour adds to a tile type's cost: bold art's faces lie far apart in colour,
 and a window whose paper is misjudged (pieces of a colour the art shares) must not outweigh the
@@ -215,9 +235,11 @@ class LandReader:
         member_art: float = MEMBER_ART,
         templates: TemplateMatcher | None = None,
         paper_scale: float = PAPER_SCALE,
+        structure_share: float = STRUCTURE_SHARE,
     ) -> None:
         self.encoder = encoder
         self.paper_scale = float(paper_scale)
+        self.structure_share = float(structure_share)
         self.templates = templates if templates is not None and len(templates) else None
         self.examples = examples  # enrolled hex windows and labels: each tile type's bare art
         self.member_art = float(member_art)
@@ -395,9 +417,10 @@ class LandReader:
     ) -> list[tuple[int, float, np.ndarray]]:
         """Per window, the class chosen, the confidence in it and the probability of every class:
         the tile model's, or where its best is a tile type with a rival type within :data:`CASCADE`,
-        the type whose cost (the model's ``-log p`` plus the window's disagreement with the type's art
-        over :data:`TEMPLATE_SHARE`) is least, at the probabilities of a softmax over those costs (the
-        empty hex costs its ``-log p``)."""
+        the type whose cost (the model's ``-log p`` plus the window's disagreement with the type's art:
+        the three looks over :data:`TEMPLATE_SHARE`, or where no member of ``seat`` shows, the structure
+        look over :data:`STRUCTURE_SHARE`) is least, at the probabilities of a softmax over those costs
+        (the empty hex costs its ``-log p``)."""
         best = probs.argmax(axis=1)
         out = [(int(b), float(p[b]), p) for b, p in zip(best, probs, strict=True)]
         tm = self.templates
@@ -416,17 +439,28 @@ class LandReader:
                 rows.append(i)
         if not rows:
             return out
-        share = tm.disagreement(windows[rows])
+        asked = windows[rows]
+        # the window's disagreement with each type's art, in units of the cost: the structure look
+        # alone where no member shows (STRUCTURE_SHARE), the three looks joined elsewhere
+        share = np.empty((len(rows), len(tm.classes)), np.float32)
+        bare = np.zeros(len(rows), bool)
+        if self.structure_share:
+            shown = self.members_shown(asked, seat)
+            bare = shown <= PAPER_HIDDEN if shown is not None else bare
+        if bare.any():
+            share[bare] = tm.structure_look(asked[bare]) / self.structure_share
+        if not bare.all():
+            share[~bare] = tm.disagreement(asked[~bare]) / TEMPLATE_SHARE
         paper = None
         if self.paper_scale:
-            paper = self.paper_distances(windows[rows], seat)[:, [tm.index[cls.classes[k]] for k in tile_cols]]
+            paper = self.paper_distances(asked, seat)[:, [tm.index[cls.classes[k]] for k in tile_cols]]
         is_tile = np.zeros(len(cls.classes), bool)
         is_tile[tile_cols] = True
         for r, i in enumerate(rows):
             joined = cost[i].copy()
             extra = template_costs(share[r], cls.classes, tm, is_tile, 0.0)
             assert extra is not None  # every tile column has its art
-            joined[tile_cols] += extra[tile_cols] / TEMPLATE_SHARE
+            joined[tile_cols] += extra[tile_cols]
             if paper is not None and not np.isnan(paper[r]).any():
                 joined[tile_cols] += np.minimum(0.5 * ((paper[r] - paper[r].min()) / self.paper_scale) ** 2, PAPER_CAP)
             k = tile_cols[int(np.argmin(joined[tile_cols]))]
@@ -441,13 +475,28 @@ class LandReader:
         (members on the tile: the paper is not judged there)."""
         tm = self.templates
         assert tm is not None
-        shown = getattr(self.encoder, "visible", None)
-        seen = shown(windows, "hex", f"seat:{seat}") if shown is not None and seat is not None else None
+        seen = self._visible(windows, seat)
         out = tm.paper(windows, seen)
         if seen is not None and len(windows):
-            disc = paper_disc(windows.shape[1])
-            out[(~seen[:, disc]).mean(axis=1) > PAPER_HIDDEN] = np.nan
+            out[self._shown(seen) > PAPER_HIDDEN] = np.nan
         return out
+
+    def members_shown(self, windows: np.ndarray, seat: int | None) -> np.ndarray | None:
+        """Per window, the share of the paper's disc (:func:`vision.templates.paper_disc`) showing the
+        seat's colour, as the encoder hides it (members on the tile); None where the encoder does not
+        tell or the seat is not known."""
+        seen = self._visible(windows, seat)
+        return self._shown(seen) if seen is not None else None
+
+    def _visible(self, windows: np.ndarray, seat: int | None) -> np.ndarray | None:
+        shown = getattr(self.encoder, "visible", None)
+        return shown(windows, "hex", f"seat:{seat}") if shown is not None and seat is not None else None
+
+    @staticmethod
+    def _shown(seen: np.ndarray) -> np.ndarray:
+        if not len(seen):
+            return np.zeros(0)
+        return np.asarray((~seen[:, paper_disc(seen.shape[1])]).mean(axis=1))
 
     def _outline_check(
         self,

@@ -137,3 +137,62 @@ def test_the_paper_is_not_judged_where_the_seat_s_members_stand():
     d = reader.paper_distances(np.stack([_pale(GOAT, member=True), _pale(GOAT)]), seat=2)
     assert np.isnan(d[0]).all() and not np.isnan(d[1]).any()
     assert d[1, tm.index["resource:goat"]] < d[1, tm.index["exhausted"]]
+
+
+def _faint(symbol: str, member: bool = False) -> np.ndarray:
+    """A hex tile of pale art: near-white paper with a faint symbol (a bar or a ring, a few per cent
+    darker than the paper); with a yellow member and its shadow on it."""
+    yy, xx = np.mgrid[0:PX, 0:PX].astype(np.float32) - (PX - 1) / 2
+    out = np.empty((PX, PX, 3), np.float32)
+    out[:] = (0.35, 0.55, 0.7)
+    r = 17.0
+    inside = (np.abs(yy) <= np.sqrt(3) / 2 * r) & (np.abs(xx) * np.sqrt(3) / 2 + np.abs(yy) / 2 <= np.sqrt(3) / 2 * r)
+    out[inside] = (0.93, 0.94, 0.95)
+    mark = (np.abs(yy) < 2.5) & (np.abs(xx) < 8) if symbol == "bar" else np.abs(np.hypot(xx, yy) - 6) < 1.5
+    out[inside & mark] -= 0.06
+    if member:
+        out[inside & (np.hypot(xx + 6, yy + 7) < 6)] *= 0.65
+        out[np.hypot(xx + 5, yy + 7) < 4] = (0.1, 0.8, 0.9)
+    rng = np.random.default_rng(11 if symbol == "bar" else 12)
+    return np.clip(out + rng.normal(0, 0.008, out.shape).astype(np.float32), 0, 1)
+
+
+class _SeesYellow:
+    """An encoder that hides the seat's yellow members (all it is asked for here)."""
+
+    def visible(self, windows, group, key):
+        assert group == "hex" and key == "seat:2"
+        return ~((windows[..., 2] > 0.8) & (windows[..., 0] < 0.3))
+
+
+def test_a_bare_pale_tile_is_read_surely_by_where_its_faint_symbol_lies(monkeypatch):
+    """Pale art: two types whose paper is alike and whose symbols are faint. Where no member shows,
+    the structure look alone (``STRUCTURE_SHARE``) reads the type surely (0.73: the tracker's weak
+    resource); the three looks joined, whose fine look finds the two alike, leave it unsure. A window
+    showing the seat's member is judged by the three looks joined, as before."""
+    art = np.stack([_faint("bar"), _faint("bar"), _faint("ring"), _faint("ring")])
+    labels = ["resource:gold", "resource:gold", "resource:goat", "resource:goat"]
+    tm = TemplateMatcher(art, labels)
+    cls = ExampleClassifier(np.eye(3, dtype=np.float32), [EMPTY, "resource:gold", "resource:goat"])
+    probs = np.array([[0.01, 0.45, 0.54]] * 2, np.float32)  # the model: goat, barely
+    windows = np.stack([_faint("bar"), _faint("bar", member=True)])
+    looks: list[int] = []
+    original = TemplateMatcher.structure_look
+
+    def spy(self, windows01, only=None):
+        looks.append(len(windows01))
+        return original(self, windows01, only)
+
+    monkeypatch.setattr(TemplateMatcher, "structure_look", spy)
+    conf, asked = {}, {}
+    for share in (0.05, 0.0):
+        reader = LandReader(
+            encoder=_SeesYellow(), classifiers={}, counter=None, colours={}, templates=tm, structure_share=share
+        )  # type: ignore[arg-type]
+        looks.clear()
+        (bare, conf[share], _), (under, _, _) = reader._by_art(cls, probs, windows, seat=2)
+        assert cls.classes[bare] == "resource:gold" and cls.classes[under] == "resource:gold"
+        asked[share] = list(looks)
+    # the structure look alone for the bare window only; the three looks (each asks it) for the rest
+    assert asked == {0.05: [1, 1], 0.0: [2]}
+    assert conf[0.05] >= 0.73 > conf[0.0]
