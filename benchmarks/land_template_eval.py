@@ -34,7 +34,7 @@ from games.tribes.vision.recognizer import Recognizer
 
 SHARES = (0.2, 0.1, 0.05)
 CASCADES = (3.0, 1.0, 0.5)
-STRUCTURES = (0.0, 0.03, 0.04, 0.05, 0.075)
+STRUCTURES = (0.0, 0.03, 0.05, 0.075, 0.1)
 """The scales of the structure look alone on windows showing no member (``land.STRUCTURE_SHARE``; 0:
 the three looks joined there too), each read by the reader's own ``_by_art`` at its share and cascade."""
 PAPERS = ((0.1, np.inf), (0.05, np.inf), (0.1, 3.0), (0.05, 3.0), (0.05, 2.0), (0.03, 2.0))

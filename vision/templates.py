@@ -325,13 +325,21 @@ class TemplateMatcher:
         return _least_by_class(share, self._owner[ex], len(self.classes), 1.0)
 
     def disagreement(
-        self, windows01: np.ndarray, only: Sequence[str] | None = None, plain: np.ndarray | None = None
+        self,
+        windows01: np.ndarray,
+        only: Sequence[str] | None = None,
+        plain: np.ndarray | None = None,
+        again: np.ndarray | None = None,
+        weight: float = 1.0,
     ) -> np.ndarray:
         """N x C: for each window and class, the share (0..1) of pixels that differ from the class's
         art, the three looks joined (the module docstring). ``only``: compare with these classes alone
         (the others read 1: no look taken). ``plain[i]`` true: window ``i`` is judged by the fine and
         coarse looks alone (pieces lie on it: their outlines are detail the structure look would
-        follow)."""
+        follow). ``again[i]`` true (and not ``plain[i]``): no piece lies on window ``i``, and its
+        structure look is added once more, on its own, times ``weight`` — the joined looks' geometric
+        mean keeps the ratio between two tiles where one look finds every tile alike (the fine look on
+        faint print), but not their difference, which a caller weighing the share as a cost goes by."""
         n, c = len(windows01), len(self.classes)
         if n == 0 or c == 0:
             return np.ones((n, c), np.float32)
@@ -341,7 +349,11 @@ class TemplateMatcher:
         use = np.ones(n, bool) if plain is None else ~np.asarray(plain, bool)
         if self.structure and use.any():
             rows = np.flatnonzero(use)
-            out[rows] = np.cbrt(product[rows] * (self.structure_look(windows01[rows], only) + b)) - b
+            look = self.structure_look(windows01[rows], only)
+            out[rows] = np.cbrt(product[rows] * (look + b)) - b
+            if again is not None:
+                more = np.asarray(again, bool)[rows]
+                out[rows[more]] += weight * look[more]
         return np.asarray(out, np.float32)
 
     def structure_look(self, windows01: np.ndarray, only: Sequence[str] | None = None) -> np.ndarray:

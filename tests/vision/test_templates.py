@@ -56,7 +56,9 @@ def _coarse_reference(tm: TemplateMatcher, windows: np.ndarray, examples: np.nda
     return out
 
 
-def _structure_reference(tm: TemplateMatcher, windows: np.ndarray, examples: np.ndarray, owners: list[int]) -> np.ndarray:
+def _structure_reference(
+    tm: TemplateMatcher, windows: np.ndarray, examples: np.ndarray, owners: list[int]
+) -> np.ndarray:
     """The structure look one window and one example at a time: cv2.matchTemplate's normalised
     correlation of the window's middle over the example's middle and its shifts."""
     out = np.ones((len(windows), len(tm.classes)), np.float32)
@@ -231,6 +233,38 @@ def test_faint_art_seen_at_another_contrast_and_tint_is_told_by_its_structure():
     assert (margins(tm.disagreement(seen)) > 0.04).all()
     before = TemplateMatcher(faces, words, per_class=1, structure=False).disagreement(seen)
     assert (margins(before) < 0.015).all()
+
+
+def test_a_window_with_no_piece_on_it_counts_its_structure_look_again():
+    """The faint faces above, bare: their structure look counted once more (``again``, times
+    ``weight``) adds exactly that look to the joined share, so each face's margin over the next grows
+    by at least ``weight`` times the look's own margin — where the geometric mean, with the fine look
+    finding every face alike, shrank it. A window flagged ``plain`` (pieces on it) is not judged by the
+    structure look at all, flagged ``again`` or not."""
+    faces, words = _faint_faces()
+    tm = TemplateMatcher(faces, words, per_class=1)
+    rng = np.random.default_rng(8)
+    paper = np.float32(0.93)
+    seen = np.clip((faces - paper) * 0.5 + paper * 0.96 + rng.normal(0, 0.004, faces.shape), 0, 1).astype(np.float32)
+    n = len(words)
+    joined = tm.disagreement(seen)
+    look = tm.structure_look(seen)
+    again = np.array([i % 2 == 0 for i in range(n)])
+    twice = tm.disagreement(seen, again=again, weight=0.6)
+    assert np.allclose(twice[again], joined[again] + 0.6 * look[again], atol=1e-6)
+    assert np.array_equal(twice[~again], joined[~again])
+    own = np.array([tm.index[w] for w in words])
+    rows = np.arange(n)
+
+    def margins(share: np.ndarray) -> np.ndarray:
+        other = share.copy()
+        other[rows, own] = np.inf
+        return other.min(axis=1) - share[rows, own]
+
+    assert (margins(twice)[again] >= margins(joined)[again] + 0.6 * margins(look)[again] - 1e-6).all()
+    assert (margins(look) > 0.05).all() and (margins(joined) < 0.6 * margins(look)).all()
+    flat = np.ones(n, bool)
+    assert np.array_equal(tm.disagreement(seen, plain=flat, again=again, weight=0.6), tm.disagreement(seen, plain=flat))
 
 
 def test_bad_arguments():

@@ -137,13 +137,16 @@ def template_shares(
     windows01: np.ndarray,
     names: Sequence[tuple[str, ...] | None] | None = None,
     plain: Sequence[bool] | None = None,
+    again: Sequence[bool] | None = None,
+    weight: float = 1.0,
 ) -> np.ndarray:
     """N x len(tm): the share of each window disagreeing with each template
     (:meth:`vision.templates.TemplateMatcher.disagreement`; 1 where not compared). ``names[i]``: the
     only templates window ``i`` is compared with (None: all; empty: none), so that windows asking
     the same names are compared together. ``plain[i]``: window ``i`` has pieces on it and is judged
-    without the structure look. ``cache``: a window unchanged since the last frame (by position
-    ``i``) keeps its shares."""
+    without the structure look; ``again[i]``: it has none, and its structure look counts once more,
+    times ``weight``. ``cache``: a window unchanged since the last frame (by position ``i``) keeps its
+    shares."""
     n = len(windows01)
     share = np.ones((n, len(tm)), np.float32)
     todo = list(range(n))
@@ -156,9 +159,10 @@ def template_shares(
     for i in todo:
         groups.setdefault(None if names is None else names[i], []).append(i)
     flags = np.zeros(n, bool) if plain is None else np.asarray(plain, bool)
+    more = np.zeros(n, bool) if again is None else np.asarray(again, bool)
     for only, rows in groups.items():
         if only is None or only:
-            share[rows] = tm.disagreement(windows01[rows], only, flags[rows])
+            share[rows] = tm.disagreement(windows01[rows], only, flags[rows], more[rows], weight)
     if cache is not None and thumbs is not None:
         for i in todo:
             if names is None or names[i]:  # a window compared with nothing is not remembered as compared

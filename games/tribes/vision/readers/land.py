@@ -22,8 +22,8 @@ Tile types come from the features of each window compared with the enrolled exam
 (:class:`~vision.classify.ExampleClassifier`), and where those leave two types close, also from the
 window held against each type's enrolled art (:class:`~vision.templates.TemplateMatcher`,
 ``TEMPLATE_SHARE``): members' shadows darken a pale exhausted back into a resource tile for the tile
-model, not for the art. A window showing none of the seat's members (a tile just placed) is held
-against the art by the structure look alone (``STRUCTURE_SHARE``: where its print lies), which reads
+model, not for the art. On a window showing none of the seat's members (a tile just placed) the
+structure look (where its print lies) counts once more on its own (``STRUCTURE_SHARE``), which reads
 pale art's faint symbols surely where the three looks joined leave them close. There too a bare
 window's paper colour can be held against each type's
 (:data:`PAPER_SCALE`, not adopted: it did not hold on the held-out art). Each bare tile names the
@@ -146,20 +146,22 @@ frames went 171 -> 506 wrong of 96,838 (``benchmarks/tracker_eval.py --family da
 STRUCTURE_SHARE = 0.05
 """Where the templates are asked (:data:`CASCADE`) about a window that shows none of the seat's
 members (its colour on at most :data:`PAPER_HIDDEN` of the paper's disc: a tile just placed, or left
-bare), the tile type is judged by the templates' **structure look alone** (:mod:`vision.templates`:
-where the window's print lies, whatever its contrast or tint), a look this much further from a type's
-art than from the nearest type's costing a factor e in p (0: the three looks joined, as under members).
-The joined looks' geometric mean keeps the ratio between two types where one look finds every tile
-alike (the fine look's fixed tolerance on pale art), but not their difference, which is what the
-cost weighs: a pale tile's faint symbol, plain to the structure look, moved its type by about one
-unit. Members bring detail of their own, so a window showing them is judged by the three looks
-joined as before. Chosen on the tuning set (``benchmarks/land_template_eval.py --set tune [--family
-pale|dark] --re-enroll``, the reader's own choice; bare tiles right and sure / wrong, off -> 0.03 /
-0.04 / **0.05** / 0.075): pale art (1,134 bare tiles) 780 / 12 -> 1,049 / 11, 1,038 / 9, **1,022 / 9**,
-968 / 10; dark art (1,271) 1,252 / 4 -> 1,255 / 4 at each; the colour variants unchanged (1,263 / 6);
-0.05 the one that leaves dark art's tiles under members as they were (19 wrong unsure; 21 at 0.03 and
-0.04). On the held-out pack in pale art (``--set eval --family pale``, 956 bare tiles): 343 / 53 ->
-771 / 20. docs/benchmarks.md, "Unseen boxes, a fifteenth part"."""
+bare), the templates' **structure look** (:mod:`vision.templates`: where the window's print lies,
+whatever its contrast or tint) counts once more on its own, a look this much further from a type's art
+than from the nearest type's costing a factor e in p (0: not counted again, as under members). The
+joined looks' geometric mean keeps the ratio between two types where one look finds every tile alike
+(the fine look's fixed tolerance on pale art), but not their difference, which is what the cost
+weighs: a pale tile's faint symbol, plain to the structure look, moved its type by about one unit.
+Counted again rather than alone, so that types whose print is alike and whose colour differs are
+still told apart by the other looks (the structure look alone, tried first: dark art's tile types
+on the tracker's settled frames 171 -> 399 wrong). Members bring detail of their own, so a window
+showing them is judged by the three looks joined. Chosen on the tuning set
+(``benchmarks/land_template_eval.py --set tune [--family pale|dark] --re-enroll``, the reader's own
+choice; bare tiles right and sure / wrong, off -> 0.03 / **0.05** / 0.075 / 0.1): pale art (1,134
+bare tiles) 780 / 12 -> 1,057 / 10, **1,040 / 6**, 1,020 / 6, 1,000 / 7; dark art (1,271) 1,252 / 4
+-> 1,255 / 4 at each, its tiles under members as they were from 0.05 (19 wrong unsure; 22 at 0.03);
+the colour variants unchanged (1,263 / 6). On the held-out pack (``--set eval``): docs/benchmarks.md,
+"Unseen boxes, a fifteenth part"."""
 PAPER_CAP = 2.0
 """The most the paper colour adds to a tile type's cost: bold art's faces lie far apart in colour,
 and a window whose paper is misjudged (pieces of a colour the art shares) must not outweigh the
@@ -418,9 +420,9 @@ class LandReader:
         """Per window, the class chosen, the confidence in it and the probability of every class:
         the tile model's, or where its best is a tile type with a rival type within :data:`CASCADE`,
         the type whose cost (the model's ``-log p`` plus the window's disagreement with the type's art:
-        the three looks over :data:`TEMPLATE_SHARE`, or where no member of ``seat`` shows, the structure
-        look over :data:`STRUCTURE_SHARE`) is least, at the probabilities of a softmax over those costs
-        (the empty hex costs its ``-log p``)."""
+        the three looks over :data:`TEMPLATE_SHARE`, and where no member of ``seat`` shows, the structure
+        look again over :data:`STRUCTURE_SHARE`) is least, at the probabilities of a softmax over those
+        costs (the empty hex costs its ``-log p``)."""
         best = probs.argmax(axis=1)
         out = [(int(b), float(p[b]), p) for b, p in zip(best, probs, strict=True)]
         tm = self.templates
@@ -440,17 +442,14 @@ class LandReader:
         if not rows:
             return out
         asked = windows[rows]
-        # the window's disagreement with each type's art, in units of the cost: the structure look
-        # alone where no member shows (STRUCTURE_SHARE), the three looks joined elsewhere
-        share = np.empty((len(rows), len(tm.classes)), np.float32)
+        # the window's disagreement with each type's art, in units of the cost: the three looks joined,
+        # and where no member shows the structure look once more (STRUCTURE_SHARE)
         bare = np.zeros(len(rows), bool)
         if self.structure_share:
             shown = self.members_shown(asked, seat)
             bare = shown <= PAPER_HIDDEN if shown is not None else bare
-        if bare.any():
-            share[bare] = tm.structure_look(asked[bare]) / self.structure_share
-        if not bare.all():
-            share[~bare] = tm.disagreement(asked[~bare]) / TEMPLATE_SHARE
+        weight = TEMPLATE_SHARE / self.structure_share if self.structure_share else 0.0
+        share = tm.disagreement(asked, again=bare, weight=weight) / TEMPLATE_SHARE
         paper = None
         if self.paper_scale:
             paper = self.paper_distances(asked, seat)[:, [tm.index[cls.classes[k]] for k in tile_cols]]

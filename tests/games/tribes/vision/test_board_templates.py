@@ -66,9 +66,9 @@ def _compared(tm: TemplateMatcher | None) -> list[tuple[int, tuple[str, ...]]]:
     calls: list[tuple[int, tuple[str, ...]]] = []
     original = tm.disagreement
 
-    def spy(w: np.ndarray, only: Any = None, plain: Any = None) -> np.ndarray:
+    def spy(w: np.ndarray, only: Any = None, *rest: Any) -> np.ndarray:
         calls.append((len(w), tuple(only or ())))
-        return original(w, only, plain)
+        return original(w, only, *rest)
 
     tm.disagreement = spy  # type: ignore[method-assign]
     return calls

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from games.tribes.vision.enrollment import EMPTY
-from games.tribes.vision.readers.land import CASCADE, LandReader
+from games.tribes.vision.readers.land import CASCADE, STRUCTURE_SHARE, LandReader
 from vision.classify import ExampleClassifier
 from vision.templates import TemplateMatcher
 
@@ -167,32 +167,32 @@ class _SeesYellow:
 
 def test_a_bare_pale_tile_is_read_surely_by_where_its_faint_symbol_lies(monkeypatch):
     """Pale art: two types whose paper is alike and whose symbols are faint. Where no member shows,
-    the structure look alone (``STRUCTURE_SHARE``) reads the type surely (0.73: the tracker's weak
-    resource); the three looks joined, whose fine look finds the two alike, leave it unsure. A window
-    showing the seat's member is judged by the three looks joined, as before."""
+    the structure look counts once more on its own (``STRUCTURE_SHARE``) and the type is read surely
+    (0.73: the tracker's weak resource); the three looks joined alone, whose fine look finds the two
+    alike, leave it unsure. A window showing the seat's member is judged by the three looks joined."""
     art = np.stack([_faint("bar"), _faint("bar"), _faint("ring"), _faint("ring")])
     labels = ["resource:gold", "resource:gold", "resource:goat", "resource:goat"]
     tm = TemplateMatcher(art, labels)
     cls = ExampleClassifier(np.eye(3, dtype=np.float32), [EMPTY, "resource:gold", "resource:goat"])
     probs = np.array([[0.01, 0.45, 0.54]] * 2, np.float32)  # the model: goat, barely
     windows = np.stack([_faint("bar"), _faint("bar", member=True)])
-    looks: list[int] = []
-    original = TemplateMatcher.structure_look
+    flagged: list[list[bool]] = []
+    original = TemplateMatcher.disagreement
 
-    def spy(self, windows01, only=None):
-        looks.append(len(windows01))
-        return original(self, windows01, only)
+    def spy(self, windows01, only=None, plain=None, again=None, weight=1.0):
+        flagged.append([] if again is None else [bool(a) for a in again])
+        return original(self, windows01, only, plain, again, weight)
 
-    monkeypatch.setattr(TemplateMatcher, "structure_look", spy)
+    monkeypatch.setattr(TemplateMatcher, "disagreement", spy)
     conf, asked = {}, {}
-    for share in (0.05, 0.0):
+    for share in (STRUCTURE_SHARE, 0.0):
         reader = LandReader(
             encoder=_SeesYellow(), classifiers={}, counter=None, colours={}, templates=tm, structure_share=share
         )  # type: ignore[arg-type]
-        looks.clear()
+        flagged.clear()
         (bare, conf[share], _), (under, _, _) = reader._by_art(cls, probs, windows, seat=2)
         assert cls.classes[bare] == "resource:gold" and cls.classes[under] == "resource:gold"
-        asked[share] = list(looks)
-    # the structure look alone for the bare window only; the three looks (each asks it) for the rest
-    assert asked == {0.05: [1, 1], 0.0: [2]}
-    assert conf[0.05] >= 0.73 > conf[0.0]
+        asked[share] = list(flagged)
+    # the structure look counts again for the bare window only
+    assert asked == {STRUCTURE_SHARE: [[True, False]], 0.0: [[False, False]]}
+    assert conf[STRUCTURE_SHARE] >= 0.73 > conf[0.0]
