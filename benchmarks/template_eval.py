@@ -5,9 +5,11 @@ the same cache, so frames rendered there are read, not rendered again). Every oc
 every frame is cut as the row reader cuts it, and compared with the session's enrolled row windows:
 the tile whose template disagrees least, by the fine look, the coarse look, the structure look, the
 fine and coarse joined (as before the structure look), all three joined, and as the row reader joins
-them (the structure look left out under ``row.STRUCTURE_SHELLS`` shells or more), is counted right or
-wrong, by kind (an action tile is compared with the action tiles, an event with the events, as the
-row's assignment keeps them apart) and by the shells lying on the slot. Run from the repository root::
+them (the structure look left out under ``row.STRUCTURE_SHELLS`` shells or more, counted once more on
+slots without shells: ``row.STRUCTURE_SHARE``), is counted right or wrong, by kind (an action tile is
+compared with the action tiles, an event with the events, as the row's assignment keeps them apart)
+and by the shells lying on the slot; for the three joined and as the row joins them, the right tile's
+margin over the next of its kind. Run from the repository root::
 
     PYTHONPATH=. python benchmarks/template_eval.py --set tune --family dark --re-enroll
     PYTHONPATH=. python benchmarks/template_eval.py --set eval --family pale --re-enroll
@@ -31,6 +33,11 @@ from games.tribes.vision.recognizer import Recognizer
 from vision.templates import TemplateMatcher
 
 LOOKS = ("fine", "coarse", "structure", "fine+coarse", "joined", "as the row joins them")
+MARGINS = ("joined", "as the row joins them")
+"""The looks whose margins are reported (the three joined; the row's: none on piles of
+``row.STRUCTURE_SHELLS`` shells, the structure once more on slots without shells)."""
+SURE = 3.0
+"""A margin of a factor e³ in p: the tracker's clear choice between two options."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
 
     row_reader.RowReader._use_templates = spy  # type: ignore[method-assign]
     piled = row_reader.STRUCTURE_SHELLS
+    again_weight = row_reader.TEMPLATE_SHARE / row_reader.STRUCTURE_SHARE if row_reader.STRUCTURE_SHARE else 0.0
+    margins: dict[str, dict[tuple[str, int], list[float]]] = {k: {} for k in MARGINS}
     right: dict[str, Counter[tuple[str, int]]] = {k: Counter() for k in LOOKS}
     total: Counter[tuple[str, int]] = Counter()
     for _name, seated, enr, frames in vision_diag.sessions(a):
@@ -70,16 +79,27 @@ def main(argv: list[str] | None = None) -> int:
                 tm.structure_look(windows),
                 two.disagreement(windows),
                 tm.disagreement(windows),
-                tm.disagreement(windows, plain=np.array([slots[j].shells >= piled for j in keep])),
+                tm.disagreement(
+                    windows,
+                    plain=np.array([slots[j].shells >= piled for j in keep]),
+                    again=np.array([slots[j].shells == 0 for j in keep]),
+                    weight=again_weight,
+                ),
             )
             for r, j in enumerate(keep):
                 kind = "event" if slots[j].event else "action"
                 same = np.flatnonzero(is_event == (kind == "event"))
                 key = (kind, min(slots[j].shells, 3))
                 total[key] += 1
+                own = tm.index[labels[j]]
                 for look, share in zip(LOOKS, looks, strict=True):
                     best = int(same[int(share[r, same].argmin())])
                     right[look][key] += int(tm.classes[best] == labels[j])
+                    if look in MARGINS:  # the next tile of its kind, in units of the row's cost
+                        rest = share[r, same[same != own]]
+                        margins[look].setdefault(key, []).append(
+                            (float(rest.min()) - float(share[r, own])) / row_reader.TEMPLATE_SHARE
+                        )
     n = sum(total.values())
     keys = sorted(total)
     print(f"{n} occupied row slots ({a.set}{' ' + a.family if a.family else ''})")
@@ -88,6 +108,16 @@ def main(argv: list[str] | None = None) -> int:
     for look in LOOKS:
         cells = [f"{100 * right[look][k] / total[k]:.1f} % ({total[k]})" for k in keys]
         print(f"| {look} | {100 * sum(right[look].values()) / max(n, 1):.2f} % | " + " | ".join(cells) + " |")
+    print("\nThe right tile's margin over the next of its kind, templates alone, in units of the row's cost")
+    print(f"(share / row.TEMPLATE_SHARE): median, and how many by {SURE:g} or more (below 0: read wrong)")
+    print("| look | " + " | ".join(f"{kind}s, {k}{'+' if k == 3 else ''} shells" for kind, k in keys) + " |")
+    print("|---|" + "---|" * len(keys))
+    for look in MARGINS:
+        cells = []
+        for k in keys:
+            m = np.array(margins[look].get(k, [np.nan]))
+            cells.append(f"{np.median(m):.2f}, {int((m >= SURE).sum())} of {len(m)}")
+        print(f"| {look} | " + " | ".join(cells) + " |")
     return 0
 
 

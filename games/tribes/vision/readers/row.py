@@ -67,6 +67,17 @@ print). Chosen on the tuning set with the look's first version, on Lab's lightne
 (``benchmarks/vision_diag.py --set tune --re-enroll``, rows read exactly, wrong of 64 on the sketch
 pack / pale / dark art): the look on every slot 8 / 15 / 14, left out from two shells 6 / 17 / 14,
 from three 5 / 16 / 14 (docs/benchmarks.md, the ninth part on unseen boxes)."""
+STRUCTURE_SHARE = 0.03
+"""On a slot with no shell read on it, the templates' structure look (where the print lies,
+:mod:`vision.templates`) counts once more on its own, a look this much further from a tile's art
+than from the nearest tile's costing a factor e in p (0: not counted again). The joined looks'
+geometric mean keeps the ratio between two faces where the fine look finds every face alike (pale
+art), not their difference, which the cost weighs: on the tuning set's pale art an event read right
+lay about one unit before the next event (median; none by three), so the tracker asked which event
+it was. Counted again, at the weight of the joined looks (``TEMPLATE_SHARE``): events without shells
+read right lie a median 4.8 units before the next, 26 of 34 by three or more, none read wrong (a
+throwaway probe of the cost rows; the whole row: docs/benchmarks.md, "Unseen boxes, a fifteenth
+part")."""
 UNKNOWN_SHARE = 0.1
 """An event never enrolled costs, where the templates are used, as a known tile disagreeing by this
 share more than the best one."""
@@ -147,7 +158,8 @@ class RowReader:
         t2 = time.perf_counter()
         if self.templates is not None and n:
             piled = [shells[i][0] >= STRUCTURE_SHELLS for i in range(n)]
-            self._use_templates(ctx, cost, cols, list(range(n)), windows[:n], piled)
+            bare = [shells[i][0] == 0 for i in range(n)]
+            self._use_templates(ctx, cost, cols, list(range(n)), windows[:n], piled, bare)
         # every action tile must be used: a large reward per action column taken
         cost[:, [j for j, name in enumerate(cols) if name.startswith("action:")]] -= 1000.0
         if len(cols) < n:  # fewer known tiles than slots (an incomplete enrollment)
@@ -181,12 +193,16 @@ class RowReader:
         slots: list[int],
         windows: np.ndarray,
         piled: list[bool] | None = None,
+        bare: list[bool] | None = None,
     ) -> None:
         """Rewrites the cost rows of the given (occupied) slots in place from the template disagreement
-        (``piled[r]``: shells lie on window ``r``, judged without the structure look)."""
+        (``piled[r]``: shells lie on window ``r``, judged without the structure look; ``bare[r]``: none
+        does, judged by the structure look alone, at :data:`STRUCTURE_SHARE`)."""
         tm = self.templates
         assert tm is not None
-        share = template_shares(tm, self.template_cache, ctx.reg.serial, windows, plain=piled)
+        weight = TEMPLATE_SHARE / STRUCTURE_SHARE if STRUCTURE_SHARE else 0.0
+        serial = ctx.reg.serial
+        share = template_shares(tm, self.template_cache, serial, windows, plain=piled, again=bare, weight=weight)
         everywhere = np.ones(len(cols), bool)
         for r, i in enumerate(slots):
             row = template_costs(share[r], cols, tm, everywhere, UNKNOWN_SHARE)
