@@ -217,3 +217,40 @@ def test_a_position_names_its_rivals_from_its_own_columns():
     assert got["back"] == pytest.approx(np.exp(-0.8) / z, abs=1e-4)
     down = _rivals(cost, cols, None)  # read face down: the faces are its rivals
     assert set(down) == {"leder", "kaese", "?"}
+
+
+class _SeesRed(_Encoder):
+    """Features as :class:`_Encoder`; a player's red hidden (a stone) where the encoder is asked."""
+
+    def visible(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray:
+        assert group == "board" and key == "players"
+        w = np.asarray(windows01)
+        return ~((w[..., 2] > 0.8) & (w[..., 0] < 0.2) & (w[..., 1] < 0.2))
+
+
+def test_a_position_showing_no_stone_counts_its_structure_look_once_more(monkeypatch):
+    """``STRUCTURE_SHARE``: a position asked of the templates whose window shows no player's colour (a
+    tile just turned up) counts its structure look once more; one with a stone on it does not (the
+    stone's outline is detail of its own); a position the features are sure of is not asked at all."""
+    from games.tribes.vision.readers import board as board_module
+
+    reader, windows, true = _reader(_misleading(), templates=True)
+    windows = windows.copy()
+    windows[3, 8:16, 8:16] = (0.05, 0.05, 0.95)  # a red stone on the era-2 tile at (2, 1)
+    reader.encoder = _SeesRed(reader.encoder.rows)  # type: ignore[attr-defined]
+    flagged: list[tuple[bool, ...]] = []
+    original = board_module.template_shares
+
+    def spy(*args: Any, **kw: Any) -> np.ndarray:
+        flagged.append(tuple(kw.get("again") or ()))
+        return original(*args, **kw)
+
+    monkeypatch.setattr(board_module, "template_shares", spy)
+    got = [t for t, _c, _f in reader._tiles(_Ctx(windows), None)]  # type: ignore[arg-type]
+    assert got[:3] == [lb.split(":", 1)[1] for lb in true[:3]] and got[4] == true[4].split(":", 1)[1]
+    # era 1 (sure: not asked) no; (2, 0) and (3, 0) bare: yes; (2, 1) under its stone: no
+    assert flagged == [(False, False, True, False, True)]
+    monkeypatch.setattr(board_module, "STRUCTURE_SHARE", 0.0)
+    flagged.clear()
+    reader._tiles(_Ctx(windows), None)  # type: ignore[arg-type]
+    assert flagged == [()]
