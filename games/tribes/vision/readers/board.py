@@ -104,8 +104,9 @@ than from the nearest tile's costing a factor e in p (0: not counted again). As 
 their difference, and era 2 and 3 faces, enrolled from the capture sheet alone, are told by where
 their print lies. Measured: docs/benchmarks.md, "Unseen boxes, a fifteenth part"."""
 STONES_SHOWN = 0.03
-"""A position's window showing the players' colours on more than this share has stones on it (the
-tuning set's pale art: 1.3 % at most without, 4.8 % at least with)."""
+"""A position's window showing the players' colours on more than this share has stones on it: the
+encoder hides those colours on the stone slots alone, where a stone's top covers several times this
+share of the window, and art of a player's colour elsewhere on the tile is never hidden."""
 
 SIDE_FROM_STONES = True
 """A position read face down on which stones are read is face up (R-ACH-5; the module docstring)."""
