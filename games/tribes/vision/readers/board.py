@@ -16,7 +16,9 @@ where the features leave a second option close (``CASCADE``) or read it face dow
 position whose window has not changed keeps its shares. Chosen on the tuning set
 (``benchmarks/vision_diag.py --set tune``; bold, dark and pale art): achievement tiles of dark art
 99.35 -> 99.87 %, pale 82.3 -> 83.9 %, bold unchanged at 100 %. Templates weighed as in the row (the
-features at 0.3) lost on all three: the features are what tell apart a tile under four stones.
+features at 0.3) lost on all three: the features are what tell apart a tile under four stones. On a
+position showing no stone the structure look counts once more (``STRUCTURE_SHARE``, as in the row and
+the land).
 
 **The side.** A window's disagreement with its era's back weighs five times as much as with a face
 (``BACK_SHARE``): the backs are enrolled from the table at these very positions, the faces of eras 2
