@@ -198,7 +198,7 @@ class RowReader:
     ) -> None:
         """Rewrites the cost rows of the given (occupied) slots in place from the template disagreement
         (``piled[r]``: shells lie on window ``r``, judged without the structure look; ``bare[r]``: none
-        does, judged by the structure look alone, at :data:`STRUCTURE_SHARE`)."""
+        does, and its structure look counts once more, at :data:`STRUCTURE_SHARE`)."""
         tm = self.templates
         assert tm is not None
         weight = TEMPLATE_SHARE / STRUCTURE_SHARE if STRUCTURE_SHARE else 0.0
