@@ -10,8 +10,8 @@ tiles and under members apart, with the number of windows compared; and the read
 wrong by their confidence (at :data:`SURE` or more, as the reader computes it: the tracker asks
 about a drawn tile read less surely), also with the paper colour weighed on top at each scale of
 :data:`PAPERS` (``land.PAPER_SCALE``, ``PAPER_CAP``); and the reader's own choice (its ``_by_art``) at each scale of
-the structure look on windows showing no member (:data:`STRUCTURES`, ``land.STRUCTURE_SHARE``; 0: the
-three looks joined there as well). Run from the repository root::
+the structure look counted once more on windows showing no member (:data:`STRUCTURES`,
+``land.STRUCTURE_SHARE``; 0: not counted again). Run from the repository root::
 
     PYTHONPATH=. python benchmarks/land_template_eval.py --set tune --family pale --re-enroll
 """
@@ -35,8 +35,9 @@ from games.tribes.vision.recognizer import Recognizer
 SHARES = (0.2, 0.1, 0.05)
 CASCADES = (3.0, 1.0, 0.5)
 STRUCTURES = (0.0, 0.03, 0.05, 0.075, 0.1)
-"""The scales of the structure look alone on windows showing no member (``land.STRUCTURE_SHARE``; 0:
-the three looks joined there too), each read by the reader's own ``_by_art`` at its share and cascade."""
+"""The scales of the structure look counted once more on windows showing no member
+(``land.STRUCTURE_SHARE``; 0: not counted again), each read by the reader's own ``_by_art`` at its
+share and cascade."""
 PAPERS = ((0.1, np.inf), (0.05, np.inf), (0.1, 3.0), (0.05, 3.0), (0.05, 2.0), (0.03, 2.0))
 """The paper colour's scales and caps tried (``land.PAPER_SCALE``, ``PAPER_CAP``), at the reader's
 share and cascade."""
