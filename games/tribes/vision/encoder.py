@@ -103,12 +103,19 @@ class TileEncoder:
         only: neither hidden pieces nor, for hexes, what lies outside the tile). ``cover``
         (N x px x px bool) hides more pixels, as if pieces lay there
         (:func:`vision.occlusion.covers`)."""
+        return self.encode_visible(windows01, group, key, cover)[0]
+
+    def encode_visible(
+        self, windows01: np.ndarray, group: str, key: str | Sequence[str], cover: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`encode` and :meth:`visible` of the same windows, the pieces hidden once: a reader
+        that needs both (where members or stones show) does not prepare its windows twice."""
         prep, visible = self._prepare(windows01, group, key, cover)
         f = self.extractor.embed(prep)
         if self.hist is None:
-            return f
+            return f, visible
         h = self.hist.embed(prep, visible)
-        return np.concatenate([np.sqrt(self.mix) * f, np.sqrt(1.0 - self.mix) * h], axis=1)
+        return np.concatenate([np.sqrt(self.mix) * f, np.sqrt(1.0 - self.mix) * h], axis=1), visible
 
 
 def stone_area(regions: Regions, px: int) -> np.ndarray | None:

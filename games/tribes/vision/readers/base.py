@@ -82,6 +82,18 @@ def colour_sigma(spread: float) -> float:
     return float(np.clip(1.6 * spread + 8.0, 10.0, 22.0))
 
 
+def encode_seen(
+    encoder: object, windows01: np.ndarray, group: str, key: str | Sequence[str]
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """A reader's encoder's features of ``windows01`` and, where it tells them from the same work
+    (``TileEncoder.encode_visible``), the pixels it left visible (no piece hidden there); else None."""
+    both = getattr(encoder, "encode_visible", None)
+    if both is not None:
+        feats, seen = both(windows01, group, key)
+        return feats, seen
+    return encoder.encode(windows01, group, key), None  # type: ignore[attr-defined]
+
+
 class ChangeCache:
     """Remembers what a reader concluded about a window, keyed by place, with a thumbnail of the
     window it was concluded from. A later window at the same place whose thumbnail differs by less

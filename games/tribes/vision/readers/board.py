@@ -58,6 +58,7 @@ from games.tribes.vision.readers.base import (
     FrameContext,
     colour_sigma,
     disc_mask,
+    encode_seen,
     enrolled_windows,
     template_costs,
     template_shares,
@@ -233,7 +234,8 @@ class BoardReader:
         if len(cls) == 0:
             return None
         windows = ctx.windows(ps)  # type: ignore[arg-type]
-        probs = cls.probabilities(self.encoder.encode(windows, "board", "players")).astype(np.float64)
+        feats, seen = encode_seen(self.encoder, windows, "board", "players")  # and which pixels show stones
+        probs = cls.probabilities(feats).astype(np.float64)
         achs = [c for c in cls.classes if c.startswith("achievement:")]
         cols: list[str] = list(achs)
         # one back column and one unknown column per position (any number of each may be used)
@@ -252,7 +254,7 @@ class BoardReader:
             for j in range(len(achs) + n, len(cols)):
                 cost[i, j] = -math.log(max(p_face * self.unknown_prior, EPS))
         if self.templates is not None:
-            self._use_templates(ctx, windows, cost, cols)
+            self._use_templates(ctx, windows, cost, cols, seen)
         return cost, cols
 
     def _solve(self, cost: np.ndarray, cols: list[str]) -> list[tuple[str | None, float, float]]:
@@ -274,9 +276,12 @@ class BoardReader:
                 out.append((name.split(":", 1)[1], conf, _conf(down - up)))
         return out
 
-    def _use_templates(self, ctx: FrameContext, windows: np.ndarray, cost: np.ndarray, cols: list[str]) -> None:
+    def _use_templates(
+        self, ctx: FrameContext, windows: np.ndarray, cost: np.ndarray, cols: list[str], seen: np.ndarray | None = None
+    ) -> None:
         """Adds the template disagreement to the cost rows in place: at each position, over the
-        columns it may take (its era's achievements and back, the unknown face)."""
+        columns it may take (its era's achievements and back, the unknown face). ``seen``: the
+        windows' pixels the encoder left visible, where it told them already."""
         tm = self.templates
         assert tm is not None
         allowed = cost < BIG / 8
@@ -293,7 +298,7 @@ class BoardReader:
             names.append(
                 tuple(cols[j] for j in np.flatnonzero(allowed[i]) if cols[j] in tm.index) if close or down else ()
             )
-        bare = self._stoneless(windows, [bool(n) for n in names]) if STRUCTURE_SHARE else None
+        bare = self._stoneless(windows, [bool(n) for n in names], seen) if STRUCTURE_SHARE else None
         once_more = TEMPLATE_SHARE / STRUCTURE_SHARE if STRUCTURE_SHARE else 0.0
         serial = ctx.reg.serial
         share = template_shares(tm, self.template_cache, serial, windows, names, again=bare, weight=once_more)
@@ -303,16 +308,19 @@ class BoardReader:
             if row is not None:
                 cost[i] = np.where(allowed[i], cost[i] + row * weight, cost[i])
 
-    def _stoneless(self, windows: np.ndarray, asked: list[bool]) -> list[bool] | None:
+    def _stoneless(self, windows: np.ndarray, asked: list[bool], seen: np.ndarray | None = None) -> list[bool] | None:
         """Per position, whether its window shows no stone (:data:`STONES_SHOWN`), for the positions
-        ``asked`` (the others: False); None where the encoder does not tell."""
+        ``asked`` (the others: False); None where the encoder does not tell. ``seen``: every window's
+        visible pixels, where the encoder told them already."""
         visible = getattr(self.encoder, "visible", None)
         rows = np.flatnonzero(asked)
         out = [False] * len(windows)
-        if visible is None or not len(rows):
-            return None if visible is None else out
-        seen = np.asarray(visible(windows[rows], "board", "players"))
-        for r, hid in zip(rows, (~seen).reshape(len(rows), -1).mean(axis=1), strict=True):
+        if seen is None and visible is None:
+            return None
+        if not len(rows):
+            return out
+        shown = np.asarray(visible(windows[rows], "board", "players") if seen is None else seen[rows])
+        for r, hid in zip(rows, (~shown).reshape(len(rows), -1).mean(axis=1), strict=True):
             out[int(r)] = bool(hid <= STONES_SHOWN)
         return out
 

@@ -70,6 +70,7 @@ from games.tribes.vision.readers.base import (
     ChangeCache,
     FrameContext,
     colour_sigma,
+    encode_seen,
     enrolled_windows,
     template_costs,
     threshold_conf,
@@ -350,7 +351,8 @@ class LandReader:
                 # a hex that still looks as it did bare at enrollment is empty: not classified at all
                 todo = self._bare_screen(results, cells, misses, windows) if self.bare is not None else misses
                 if todo:
-                    feats = self.encoder.encode(windows[todo], "hex", [f"seat:{cells[i][0]}" for i in todo])
+                    keys = [f"seat:{cells[i][0]}" for i in todo]
+                    feats, seen = encode_seen(self.encoder, windows[todo], "hex", keys)  # and where members show
                     for seat in sorted({cells[i][0] for i in todo}):
                         idx = [j for j, i in enumerate(todo) if cells[i][0] == seat]
                         cls = self.classifiers[seat]
@@ -361,7 +363,8 @@ class LandReader:
                             continue
                         empty_col = cls.column(EMPTY)
                         probs = cls.probabilities(feats[idx])
-                        chosen = self._by_art(cls, probs, windows[[todo[j] for j in idx]], seat)
+                        shows = None if seen is None else seen[idx]
+                        chosen = self._by_art(cls, probs, windows[[todo[j] for j in idx]], seat, shows)
                         for j, p, (b, conf, dist) in zip(idx, probs, chosen, strict=True):
                             c = cells[todo[j]]
                             p_empty = float(p[empty_col]) if empty_col is not None else 0.0
@@ -415,14 +418,20 @@ class LandReader:
         return out, hidden
 
     def _by_art(
-        self, cls: ExampleClassifier, probs: np.ndarray, windows: np.ndarray, seat: int | None = None
+        self,
+        cls: ExampleClassifier,
+        probs: np.ndarray,
+        windows: np.ndarray,
+        seat: int | None = None,
+        seen: np.ndarray | None = None,
     ) -> list[tuple[int, float, np.ndarray]]:
         """Per window, the class chosen, the confidence in it and the probability of every class:
         the tile model's, or where its best is a tile type with a rival type within :data:`CASCADE`,
         the type whose cost (the model's ``-log p`` plus the window's disagreement with the type's art:
         the three looks over :data:`TEMPLATE_SHARE`, and where no member of ``seat`` shows, the structure
         look again over :data:`STRUCTURE_SHARE`) is least, at the probabilities of a softmax over those
-        costs (the empty hex costs its ``-log p``)."""
+        costs (the empty hex costs its ``-log p``). ``seen``: the windows' pixels the encoder left
+        visible, where it told them already (else it is asked)."""
         best = probs.argmax(axis=1)
         out = [(int(b), float(p[b]), p) for b, p in zip(best, probs, strict=True)]
         tm = self.templates
@@ -442,17 +451,18 @@ class LandReader:
         if not rows:
             return out
         asked = windows[rows]
+        asked_seen = None if seen is None else seen[rows]
         # the window's disagreement with each type's art, in units of the cost: the three looks joined,
         # and where no member shows the structure look once more (STRUCTURE_SHARE)
         bare = np.zeros(len(rows), bool)
         if self.structure_share:
-            shown = self.members_shown(asked, seat)
+            shown = self.members_shown(asked, seat, asked_seen)
             bare = shown <= PAPER_HIDDEN if shown is not None else bare
         weight = TEMPLATE_SHARE / self.structure_share if self.structure_share else 0.0
         share = tm.disagreement(asked, again=bare, weight=weight) / TEMPLATE_SHARE
         paper = None
         if self.paper_scale:
-            paper = self.paper_distances(asked, seat)[:, [tm.index[cls.classes[k]] for k in tile_cols]]
+            paper = self.paper_distances(asked, seat, asked_seen)[:, [tm.index[cls.classes[k]] for k in tile_cols]]
         is_tile = np.zeros(len(cls.classes), bool)
         is_tile[tile_cols] = True
         for r, i in enumerate(rows):
@@ -467,24 +477,28 @@ class LandReader:
             out[i] = (k, float(1.0 / e.sum()), e / e.sum())
         return out
 
-    def paper_distances(self, windows: np.ndarray, seat: int | None) -> np.ndarray:
+    def paper_distances(self, windows: np.ndarray, seat: int | None, seen: np.ndarray | None = None) -> np.ndarray:
         """N x C (the templates' classes): each window's paper colour against each type's
         (:meth:`TemplateMatcher.paper`), the seat's members left out where the encoder knows them; a
         row of NaN where more than :data:`PAPER_HIDDEN` of the paper's disc shows the seat's colour
-        (members on the tile: the paper is not judged there)."""
+        (members on the tile: the paper is not judged there). ``seen``: the windows' visible pixels,
+        where the encoder told them already."""
         tm = self.templates
         assert tm is not None
-        seen = self._visible(windows, seat)
+        if seen is None:
+            seen = self._visible(windows, seat)
         out = tm.paper(windows, seen)
         if seen is not None and len(windows):
             out[self._shown(seen) > PAPER_HIDDEN] = np.nan
         return out
 
-    def members_shown(self, windows: np.ndarray, seat: int | None) -> np.ndarray | None:
+    def members_shown(self, windows: np.ndarray, seat: int | None, seen: np.ndarray | None = None) -> np.ndarray | None:
         """Per window, the share of the paper's disc (:func:`vision.templates.paper_disc`) showing the
         seat's colour, as the encoder hides it (members on the tile); None where the encoder does not
-        tell or the seat is not known."""
-        seen = self._visible(windows, seat)
+        tell or the seat is not known. ``seen``: the windows' visible pixels, where the encoder told
+        them already."""
+        if seen is None:
+            seen = self._visible(windows, seat)
         return self._shown(seen) if seen is not None else None
 
     def _visible(self, windows: np.ndarray, seat: int | None) -> np.ndarray | None:

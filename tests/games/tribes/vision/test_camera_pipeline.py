@@ -739,3 +739,30 @@ def test_the_fingerprint_follows_the_mix_and_the_hidden_colours(mix: float) -> N
             return np.zeros((len(patches01), 4), np.float32)
 
     assert encoder.TileEncoder(Unnamed(), regions, hidden, mix).fingerprint is None
+
+
+@pytest.mark.parametrize("group", ["hex", "board"])
+def test_the_encoder_tells_features_and_visible_pixels_from_one_preparation(group: str) -> None:
+    """``encode_visible`` (what the land and board readers call, so their windows are not prepared
+    twice) gives exactly :meth:`encode`'s features and :meth:`visible`'s pixels; a piece of a hidden
+    colour is not visible, the art around it is."""
+    from vision.colour import lab
+
+    regions = Regions(default_layout(), default_profile())
+    tiles = Models(default_models_dir()).tiles()
+    red = np.array([[[0.8, 0.1, 0.1]]], np.float32)  # RGB in 0..1, as the windows
+    enc = encoder.TileEncoder(tiles, regions, {"players": [(lab(red).reshape(3), 9.0)]}, 0.5)
+    px = tiles.px
+    rng = np.random.default_rng(3)
+    windows = rng.uniform(0.3, 0.7, (3, px, px, 3)).astype(np.float32)
+    y = x = px // 2  # a red piece on the first window: on the tile, or on a stone slot of the board
+    if group == "board":
+        assert enc.stone_mask is not None
+        depth = cv2.distanceTransform(enc.stone_mask.astype(np.uint8), cv2.DIST_L2, 3)
+        y, x = np.unravel_index(int(depth.argmax()), depth.shape)
+    windows[0, y - 2 : y + 3, x - 2 : x + 3] = red
+    feats, seen = enc.encode_visible(windows, group, "players")
+    assert np.array_equal(feats, enc.encode(windows, group, "players"))
+    assert np.array_equal(seen, enc.visible(windows, group, "players"))
+    assert not seen[0, y, x] and seen[1, y, x]
+    assert seen[0].sum() < seen[1].sum()
