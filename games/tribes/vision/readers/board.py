@@ -319,7 +319,11 @@ class BoardReader:
             return None
         if not len(rows):
             return out
-        shown = np.asarray(visible(windows[rows], "board", "players") if seen is None else seen[rows])
+        if seen is None:
+            assert visible is not None
+            shown = np.asarray(visible(windows[rows], "board", "players"))
+        else:
+            shown = seen[rows]
         for r, hid in zip(rows, (~shown).reshape(len(rows), -1).mean(axis=1), strict=True):
             out[int(r)] = bool(hid <= STONES_SHOWN)
         return out

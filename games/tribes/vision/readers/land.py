@@ -352,7 +352,7 @@ class LandReader:
                 todo = self._bare_screen(results, cells, misses, windows) if self.bare is not None else misses
                 if todo:
                     keys = [f"seat:{cells[i][0]}" for i in todo]
-                    feats, seen = encode_seen(self.encoder, windows[todo], "hex", keys)  # and where members show
+                    feats, showing = encode_seen(self.encoder, windows[todo], "hex", keys)  # and where members show
                     for seat in sorted({cells[i][0] for i in todo}):
                         idx = [j for j, i in enumerate(todo) if cells[i][0] == seat]
                         cls = self.classifiers[seat]
@@ -363,7 +363,7 @@ class LandReader:
                             continue
                         empty_col = cls.column(EMPTY)
                         probs = cls.probabilities(feats[idx])
-                        shows = None if seen is None else seen[idx]
+                        shows = None if showing is None else showing[idx]
                         chosen = self._by_art(cls, probs, windows[[todo[j] for j in idx]], seat, shows)
                         for j, p, (b, conf, dist) in zip(idx, probs, chosen, strict=True):
                             c = cells[todo[j]]
