@@ -111,6 +111,14 @@ STONES_SHOWN = 0.03
 encoder hides those colours on the stone slots alone, where a stone's top covers several times this
 share of the window, and art of a player's colour elsewhere on the tile is never hidden."""
 
+COVERED = 40.0
+"""A slot whose disc lies at least this far (Lab, lightness weighted a half) from what the bare tile
+shows there is covered by something, whatever its likeness to the enrolled colours."""
+CLOSER = 0.5
+"""... and is a player's stone when its disc lies at most this share of that distance from the
+player's enrolled colour, and at most :data:`APART` of the distance to the next player's colour."""
+APART = 0.5
+
 SIDE_FROM_STONES = True
 """A position read face down on which stones are read is face up (R-ACH-5; the module docstring)."""
 
@@ -330,8 +338,8 @@ class BoardReader:
 
     def _likeness(self, label: str) -> np.ndarray | None:
         """How much the *bare* tile (``achievement:<id>``, or the back of an era, ``back:<era>``) looks
-        like each player's colour, pixel by pixel (colours x px x px, the mean over its enrolled
-        windows), or None when it was not enrolled."""
+        like each player's colour, pixel by pixel, and its Lab ((colours + 3) x px x px, the means over
+        its enrolled windows), or None when it was not enrolled."""
         if self.examples is None or label.endswith(UNKNOWN):
             return None
         if label in self._bg:
@@ -343,6 +351,7 @@ class BoardReader:
         labs = lab(wins)
         maps = np.stack(
             [likeness(labs, ref, colour_sigma(spread)).mean(axis=0) for _, ref, spread in self.colours]
+            + list(np.moveaxis(labs.mean(axis=0), -1, 0))  # and the bare tile's own Lab, channel by channel
         ).astype(np.float32)
         self._bg[label] = maps
         return maps
@@ -350,7 +359,7 @@ class BoardReader:
     def _backgrounds(self, ctx: FrameContext, labels: list[str], offsets: np.ndarray) -> list[np.ndarray | None]:
         """Per stone window, how much its bare tile (``labels[i]``) looks like each colour in the disc
         of a stone centred ``offsets[i]`` (mm, in the tile's own frame) from the tile's centre (the
-        disc's pixels about the nearest pixel centre)."""
+        disc's pixels about the nearest pixel centre), and the disc's mean Lab (colours + 3 values)."""
         out: list[np.ndarray | None] = [None] * len(labels)
         side = ctx.regions.board_patches().side_mm
         by_label: dict[str, list[int]] = {}
@@ -381,6 +390,28 @@ class BoardReader:
             got = (yy[keep], xx[keep])
             self._discs[key] = got
         return got
+
+    def _covered(self, disc: np.ndarray, bare: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per slot (its disc's mean Lab ``disc``, the bare tile's there ``bare``, NaN where unknown):
+        whether it is plainly covered by a player's stone, by the distances alone (:data:`COVERED`,
+        :data:`CLOSER`, :data:`APART`; Lab with lightness weighted a half, as the likeness), which
+        colour (index into ``colours``) and how near it is to that colour against the bare art."""
+        n = len(disc)
+        none = np.zeros(n, bool), np.zeros(n, np.int64), np.ones(n)
+        if not n or not self.colours:
+            return none
+        w = np.array([0.5, 1.0, 1.0])
+        refs = np.stack([np.asarray(ref, np.float64).reshape(3) for _, ref, _ in self.colours])
+        d = np.linalg.norm((disc[:, None, :] - refs[None]) * w, axis=2)  # slots x colours
+        d_bare = np.linalg.norm((disc - bare) * w, axis=1)
+        order = np.argsort(d, axis=1)
+        near = d[np.arange(n), order[:, 0]]
+        nxt = d[np.arange(n), order[:, 1]] if len(refs) > 1 else np.full(n, np.inf)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = np.where(d_bare > 0, near / d_bare, 1.0)
+            covered = (d_bare >= COVERED) & (near <= CLOSER * d_bare) & (near <= APART * nxt)
+        covered &= np.isfinite(d_bare)
+        return covered, order[:, 0], np.nan_to_num(ratio, nan=1.0)
 
     def _stones(
         self, ctx: FrameContext, tiles: list[str | None], only: set[tuple[int, int]] | None = None
@@ -413,15 +444,26 @@ class BoardReader:
             dx, dy = rotate((float(tops[i, 0] - feet[i, 0]), float(tops[i, 1] - feet[i, 1])), -lay.board_rotation)
             ox, oy = lay.stone_slots[k]
             offsets.append((ox + dx, oy + dy))
+        n_col = len(self.colours)
+        bare_lab = np.full((len(pts), 3), np.nan)
         for i, bg in enumerate(self._backgrounds(ctx, labels, np.array(offsets, np.float64))):
             if bg is not None:
                 # how far the slot moved from the bare art towards "all this colour"
-                scores[i] = np.maximum(scores[i] - bg, 0.0) / np.maximum(1.0 - bg, 0.2)
+                scores[i] = np.maximum(scores[i] - bg[:n_col], 0.0) / np.maximum(1.0 - bg[:n_col], 0.2)
+                bare_lab[i] = bg[n_col:]
         best = scores.argmax(axis=1)
         top = scores[np.arange(len(pts)), best]
         srt = np.sort(scores, axis=1)
         second = srt[:, -2] if scores.shape[1] > 1 else np.zeros(len(pts))
         present = (top >= self.threshold) & (top >= 1.5 * second)
+        sure = np.array([threshold_conf(t, self.threshold) for t in top])
+        # a slot plainly covered, nearest by far to one player's colour, holds that player's stone even
+        # where the light has moved its colour out of the enrolled likeness (COVERED, CLOSER, APART)
+        covered, colour, ratio = self._covered(labs[:, self._mask].mean(axis=1), bare_lab)
+        add = covered & ~present & (colour == best) & (top > 0)  # the likeness, however faint, agrees
+        best[add], present[add] = colour[add], True
+        top[add] = 1.0 - ratio[add]  # comparable with the likeness scores where R-ACH-9 weighs two slots
+        sure[add] = [threshold_conf(1.0 - r, 1.0 - CLOSER) for r in ratio[add]]
         # R-ACH-9: never two stones of one player on one tile. Of the slots of a tile read as the same
         # colour, the one that shows it most keeps it; the others (a stone's side or shadow seen in
         # the next slot) are left undecided: free, at confidence 0.5
@@ -444,8 +486,7 @@ class BoardReader:
             stones, conf = out.setdefault((e, c), ([], 1.0))
             colour = self.colours[int(best[i])][0] if present[i] else None
             stones.append(colour)
-            sure = 0.5 if doubt[i] else threshold_conf(top[i], self.threshold)
-            out[(e, c)] = (stones, min(conf, sure))
+            out[(e, c)] = (stones, min(conf, 0.5 if doubt[i] else float(sure[i])))
         res: dict[tuple[int, int], tuple[tuple[str | None, ...], float]] = {}
         for at, (stones, conf) in out.items():
             while stones and stones[-1] is None:

@@ -766,3 +766,29 @@ def test_the_encoder_tells_features_and_visible_pixels_from_one_preparation(grou
     assert np.array_equal(seen, enc.visible(windows, group, "players"))
     assert not seen[0, y, x] and seen[1, y, x]
     assert seen[0].sum() < seen[1].sum()
+
+
+def test_a_stone_whose_colour_the_light_moved_is_still_read_where_it_plainly_covers_its_slot(monkeypatch):
+    """Light that changed since enrollment leaves a cast the light follower does not wholly undo: a
+    stone's colour moves out of its enrolled likeness. A slot far from what the bare tile shows there
+    and far nearer one player's colour than the bare art and every other colour is that player's stone
+    (``board.COVERED``, ``CLOSER``, ``APART``); without that rule the same stones go unread."""
+    import games.tribes.vision.readers.board as board_reader
+
+    fr = cs.frame(60, 32.0, 270.0)
+    placed = [b.stones for b in observation_from_truth(fr.truth).board]
+    assert sum(len(s) for s in placed) >= 8
+    # the stones' colours against the enrolled ones, off by a cast (Lab): toward blue-green and brighter
+    # (as a lamp turned colder), and toward magenta-blue (one no stone colour stays near)
+    for cast, missed_alone in (((-12.0, 12.0, 12.0), 4), ((10.0, 10.0, -10.0), 1)):
+        rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), stream=False)
+        rec.board.colours = [
+            (n, np.asarray(ref, np.float32) + np.float32(cast), sp) for n, ref, sp in rec.board.colours
+        ]
+        monkeypatch.setattr(board_reader, "COVERED", 40.0)
+        got = rec.read(fr.image).board
+        assert [b.stones for b in got] == placed, cast  # none missed, none made up (a stone's side is no stone)
+        monkeypatch.setattr(board_reader, "COVERED", float("inf"))  # the likeness alone
+        rec.reset()
+        alone = [b.stones for b in rec.read(fr.image).board]
+        assert sum(len([s for s in a if s]) for a in alone) <= sum(len(p) for p in placed) - missed_alone, cast
