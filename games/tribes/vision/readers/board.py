@@ -38,9 +38,18 @@ shows of that colour in that same disc (from its enrolled windows: tile art in a
 not a stone), as a share of the headroom the art leaves. The best colour counts as a stone when this
 clears ``threshold`` (0.18: between the highest value of free slots and the lowest of occupied
 ones on the tuning set, ``benchmarks/vision_diag.py --set tune``) *and* clearly beats what the same
-slot shows of the other colours. A colour read on two slots of one tile is kept on the slot that
-shows it most (R-ACH-9: never two stones of one player on a tile); trailing free slots are dropped,
-as in the Observation format.
+slot shows of the other colours. Where the light has changed since enrollment and left a cast the
+light follower does not wholly undo, a stone's colour moves out of that likeness while it still
+plainly covers its slot: a slot whose disc lies far from what the bare tile shows there
+(``COVERED``, Lab with lightness weighted a half) and far nearer one player's colour than the bare art
+and every other colour (``CLOSER``, ``APART``), the likeness however faint agreeing, holds that
+player's stone. On the tuning set with the light drifting in every session (``benchmarks/vision_diag.py
+--set tune --drift all --sessions 24 --every 1``) stones per position 15 -> 2 wrong of 2,304 (the two
+left: a yellow stone made up by the likeness on a tile read face down, as before), the steady families'
+readings unchanged (``benchmarks/stones_probe.py`` prints the distances). A black stone on the darkest
+art stays unread: its disc is as near the bare art as a free slot's. A colour read on two
+slots of one tile is kept on the slot that shows it most (R-ACH-9: never two stones of one player on
+a tile); trailing free slots are dropped, as in the Observation format.
 """
 
 from __future__ import annotations
@@ -113,10 +122,15 @@ share of the window, and art of a player's colour elsewhere on the tile is never
 
 COVERED = 40.0
 """A slot whose disc lies at least this far (Lab, lightness weighted a half) from what the bare tile
-shows there is covered by something, whatever its likeness to the enrolled colours."""
+shows there is covered by something, whatever its likeness to the enrolled colours. On the tuning
+set with the light drifting in every session a stone of any colour but black lay 42 or more from its
+bare slot, a free slot at most 36 (``benchmarks/stones_probe.py --drift all --sessions 24 --every 1``);
+a stone's side spilling into the next slot lies in between, and is kept out by this bound
+(``tests/games/tribes/vision/test_camera_pipeline.py``, the cast toward magenta-blue)."""
 CLOSER = 0.5
 """... and is a player's stone when its disc lies at most this share of that distance from the
-player's enrolled colour, and at most :data:`APART` of the distance to the next player's colour."""
+player's enrolled colour (stones there: at most 0.39), and at most :data:`APART` of the distance to
+the next player's colour (stones there: at most 0.3)."""
 APART = 0.5
 
 SIDE_FROM_STONES = True
