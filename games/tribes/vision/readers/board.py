@@ -475,7 +475,7 @@ class BoardReader:
         # where the light has moved its colour out of the enrolled likeness (COVERED, CLOSER, APART)
         covered, colour, ratio = self._covered(labs[:, self._mask].mean(axis=1), bare_lab)
         add = covered & ~present & (colour == best) & (top > 0)  # the likeness, however faint, agrees
-        best[add], present[add] = colour[add], True
+        present[add] = True
         top[add] = 1.0 - ratio[add]  # comparable with the likeness scores where R-ACH-9 weighs two slots
         sure[add] = [threshold_conf(1.0 - r, 1.0 - CLOSER) for r in ratio[add]]
         # R-ACH-9: never two stones of one player on one tile. Of the slots of a tile read as the same
