@@ -85,6 +85,17 @@ LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)
 at white as :func:`lab` is (it converts through 8 bits)."""
 
 
+LAB_WEIGHT = np.array([0.5, 1.0, 1.0])
+"""Weights of a Lab difference's channels: lightness counts half as much as hue (shading changes
+lightness most), as in :func:`likeness`."""
+
+
+def lab_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The distance between Lab colours (broadcast against each other, L, a, b on the last axis),
+    each channel weighted by :data:`LAB_WEIGHT`."""
+    return np.asarray(np.linalg.norm((np.asarray(a) - np.asarray(b)) * LAB_WEIGHT, axis=-1))
+
+
 def lab(bgr01: np.ndarray) -> np.ndarray:
     """CIE Lab (L 0..100, a and b about -128..127) of normalised BGR (float, 0..1, any shape x 3).
     Converted through 8 bits (OpenCV's table-driven conversion, ~0.4 Lab units of rounding): several
@@ -111,15 +122,15 @@ def piece_colour(lab_pixels: np.ndarray, background_lab: np.ndarray, share: floa
     members, stones and arrow): the median Lab of the ``share`` of pixels farthest from the
     background, and their spread (median distance to that colour). Returns ``(lab, spread)``."""
     px = np.asarray(lab_pixels, np.float32).reshape(-1, 3)
-    d = np.linalg.norm((px - np.asarray(background_lab, np.float32)) * [0.5, 1.0, 1.0], axis=1)
+    d = lab_distance(px, np.asarray(background_lab, np.float32))
     n = max(8, int(share * len(px)))
     far = px[np.argsort(d)[-n:]]
     ref = np.median(far, axis=0)
     # a second pass keeps the pixels near that colour (drops shadows and table seen between pieces)
-    d2 = np.linalg.norm((far - ref) * [0.5, 1.0, 1.0], axis=1)
+    d2 = lab_distance(far, ref)
     core = far[d2 <= np.percentile(d2, 60)]
     ref = np.median(core, axis=0)
-    spread = float(np.median(np.linalg.norm((core - ref) * [0.5, 1.0, 1.0], axis=1)))
+    spread = float(np.median(lab_distance(core, ref)))
     return ref.astype(np.float32), spread
 
 

@@ -68,6 +68,7 @@ from games.tribes.vision.layout import Layout
 from games.tribes.vision.observation import ArrowReading, BoardReading
 from games.tribes.vision.readers.base import FrameContext, colour_sigma, enrolled_windows, threshold_conf
 from games.tribes.vision.regions import Regions
+from vision.colour import LAB_WEIGHT as COLOUR_WEIGHT
 from vision.colour import lab, likeness
 from vision.patches import PatchSet, patch_set
 
@@ -89,8 +90,8 @@ MIX = 0.5
 player's colour, that makes it count for that player at the ends of an arrow lying under another
 (the ends are narrow and lie beside the top token: their pixels are blurred into it and into the
 tile beside them)."""
-LAB_WEIGHT = np.array([0.5, 1.0, 1.0], np.float32)
-"""Weights of L*, a*, b* in colour distances (as :func:`vision.colour.likeness`: lightness half)."""
+LAB_WEIGHT = COLOUR_WEIGHT.astype(np.float32)
+"""Weights of L*, a*, b* in colour distances (:data:`vision.colour.LAB_WEIGHT`: lightness half)."""
 SEEN = 0.25
 """Share of a footprint below which the pixels that can tell a colour from their bare look stop
 shrinking the share's denominator (art or table of that very colour covering most of a footprint

@@ -75,7 +75,7 @@ from games.tribes.vision.readers.base import (
 )
 from vision.assign import BIG, EXACT_BELOW, assign_with_bounds
 from vision.classify import ExampleClassifier
-from vision.colour import lab, likeness
+from vision.colour import lab, lab_distance, likeness
 from vision.layout import rotate
 from vision.patches import patch_set
 from vision.templates import TemplateMatcher
@@ -414,10 +414,9 @@ class BoardReader:
         none = np.zeros(n, bool), np.zeros(n, np.int64), np.ones(n)
         if not n or not self.colours:
             return none
-        w = np.array([0.5, 1.0, 1.0])
         refs = np.stack([np.asarray(ref, np.float64).reshape(3) for _, ref, _ in self.colours])
-        d = np.linalg.norm((disc[:, None, :] - refs[None]) * w, axis=2)  # slots x colours
-        d_bare = np.linalg.norm((disc - bare) * w, axis=1)
+        d = lab_distance(disc[:, None, :], refs[None])  # slots x colours
+        d_bare = lab_distance(disc, bare)
         order = np.argsort(d, axis=1)
         near = d[np.arange(n), order[:, 0]]
         nxt = d[np.arange(n), order[:, 1]] if len(refs) > 1 else np.full(n, np.inf)
