@@ -350,7 +350,7 @@ class BoardReader:
             out[int(r)] = bool(hid <= STONES_SHOWN)
         return out
 
-    def _likeness(self, label: str) -> np.ndarray | None:
+    def _bare_maps(self, label: str) -> np.ndarray | None:
         """How much the *bare* tile (``achievement:<id>``, or the back of an era, ``back:<era>``) looks
         like each player's colour, pixel by pixel, and its Lab ((colours + 3) x px x px, the means over
         its enrolled windows), or None when it was not enrolled."""
@@ -380,7 +380,7 @@ class BoardReader:
         for i, lb in enumerate(labels):
             by_label.setdefault(lb, []).append(i)
         for lb, idx in by_label.items():
-            maps = self._likeness(lb)
+            maps = self._bare_maps(lb)
             if maps is None:
                 continue
             px = maps.shape[1]
