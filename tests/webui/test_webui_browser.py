@@ -147,6 +147,27 @@ def test_profile_editor_marks_provisional_values_and_saves(page, live, runtime):
     assert not runtime.profile.is_provisional("tracks.offspring.vp[5]")
 
 
+def test_a_box_ticked_before_the_game_module_mounts_is_kept(page, live, runtime):
+    # the game's page module arrives late (a slow phone): the generic profile editor is drawn and a box
+    # ticked before the module mounts; the mount must not throw that profile (and the tick) away
+    held = []
+    page.route("**/games/*/static/**", lambda route: held.append(route))
+    page.goto(live.url + "/")
+    page.get_by_role("button", name="Box profile").click()
+    expect(page.locator("#view-profile")).to_contain_text("provisional — check your box")
+    assert page.locator("#game-root").get_attribute("data-game") is None  # not mounted yet
+    count = runtime.profile.provisional_paths()
+    page.get_by_test_id("check-tracks.offspring").click()
+    for route in held:
+        route.continue_()
+    page.unroute("**/games/*/static/**")
+    expect(page.locator("#game-root")).to_have_attribute("data-game", "tribes")
+    page.get_by_test_id("prof-save").click()
+    expect(page.get_by_test_id("prof-status")).to_have_text("Saved.")
+    assert not runtime.profile.is_provisional("tracks.offspring.vp[5]")
+    assert len(runtime.profile.provisional_paths()) < len(count)
+
+
 def test_correct_a_move_from_the_log(page, live, runtime, recorded):
     play(runtime, recorded, 10)
     page.goto(live.url + "/")

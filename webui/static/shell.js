@@ -269,7 +269,9 @@ async function loadModule(game) {
   $("#game-root").replaceWith(root);
   S.mod = { id: game.id, script: game.script, title: game.title, root, api: {}, strings: ns.strings || {}, listeners: [] };
   if (S.form && S.form.game !== game.id) S.form = null; // names typed while the module loaded stay
-  S.prof = null;
+  // another game's box is dropped; this game's (or one loaded before the first view: the same game) stays,
+  // with the boxes ticked while the module loaded
+  if (S.prof && S.prof.game && S.prof.game !== game.id) S.prof = null;
   try {
     const got = (await ns.mount(shell)) || {};
     S.mod.api = got;
@@ -667,9 +669,10 @@ function setPath(doc, path, val) {
   let node = doc; for (const p of parts.slice(0, -1)) node = node[p]; node[parts[parts.length - 1]] = val;
 }
 async function loadProfile() {
+  const game = S.view && S.view.game ? S.view.game.id : null; // whose box: kept while that game's page mounts
   const r = await api("GET", "/api/profile");
-  if (r.ok) S.prof = { doc: JSON.parse(JSON.stringify(r.data.profile)), sources: r.data.sources || {}, prov: new Set(r.data.provisional || []), checked: new Set(), status: "" };
-  else S.prof = { none: r.status === 404 ? t("noProfile") : errText(r.data) };
+  if (r.ok) S.prof = { game, doc: JSON.parse(JSON.stringify(r.data.profile)), sources: r.data.sources || {}, prov: new Set(r.data.provisional || []), checked: new Set(), status: "" };
+  else S.prof = { game, none: r.status === 404 ? t("noProfile") : errText(r.data) };
   return S.prof;
 }
 function isProv(path) {
