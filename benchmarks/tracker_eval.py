@@ -690,8 +690,8 @@ def summarise(results: list[GameResult]) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the evaluation and print the figures."""
+def parser() -> argparse.ArgumentParser:
+    """The evaluation's options (also what the probes that run its games take)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=30)
     ap.add_argument("--first-seed", type=int, default=1)
@@ -752,7 +752,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", type=int, action="append", help="run only the game with this seed (repeatable)")
     ap.add_argument("--debug", type=int, nargs=2, metavar=("FIRST", "LAST"), help="print the tracker's view of frames")
     ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the evaluation and print the figures."""
+    args = parser().parse_args(argv)
     todo = specs(args.games, args.first_seed)
     if args.only:
         todo = [s for s in todo if s.seed in args.only]

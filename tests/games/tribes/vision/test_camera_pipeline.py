@@ -794,25 +794,34 @@ def test_a_stone_whose_colour_the_light_moved_is_still_read_where_it_plainly_cov
         assert sum(len([s for s in a if s]) for a in alone) <= sum(len(p) for p in placed) - missed_alone, cast
 
 
-def test_which_event_lies_under_shells_is_reported_no_surer_than_it_is_found():
-    """Shells hide an event's art (R-TURN-2 piles them on skipped tiles): the reader says which event
-    it sees there no surer than :data:`~games.tribes.vision.readers.row.EVENT_UNDER_SHELLS` allows for
-    that many shells, while the same events bare, and action tiles under shells, keep their confidence."""
-    from games.tribes.vision.readers.row import EVENT_UNDER_SHELLS
+def test_which_tile_lies_under_shells_is_reported_no_surer_than_it_is_found():
+    """Shells hide a tile's art (R-TURN-2 piles them on skipped tiles): the reader says which event it
+    sees there no surer than :data:`~games.tribes.vision.readers.row.EVENT_UNDER_SHELLS` allows for that
+    many shells, which action tile under three or more no surer than ``ACTION_UNDER_SHELLS``, while the
+    same events bare, and action tiles under one or two shells, keep their confidence."""
+    from games.tribes.vision.readers.row import ACTION_UNDER_SHELLS, EVENT_UNDER_SHELLS
     from tracker.evidence import vote_weight
 
     model = TableModel.from_state(cs.game().states[40])  # cold under 4 shells, drought under 1
-    model.row[2] = dataclasses.replace(model.row[2], shells=3)  # and an action tile under 3
+    model.row[2] = dataclasses.replace(model.row[2], shells=2)  # action tiles under 2 and 3
+    model.row[3] = dataclasses.replace(model.row[3], shells=3)
     rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), stream=False)
     piled = rec.read(cs.renderer().render(model, cs.camera(), cs.LIGHT, cs.FX, frame_seed=5).image)
     got = {s.slot: s for s in piled.row if s.tile}
-    assert [(got[i + 1].tile, got[i + 1].shells) for i in range(3)] == [("cold", 4), ("drought", 1), ("mov", 3)]
+    assert [(got[i + 1].tile, got[i + 1].shells) for i in range(4)] == [
+        ("cold", 4),
+        ("drought", 1),
+        ("mov", 2),
+        ("mov-ach", 3),
+    ]
     assert got[1].tile_conf <= EVENT_UNDER_SHELLS[4] and got[2].tile_conf <= EVENT_UNDER_SHELLS[1]
     assert vote_weight(got[1].tile_conf) == 0.0  # the tracker gives a pile of four no say in which event
-    assert got[2].tile_conf < 0.95
-    assert got[3].tile_conf > 0.9  # an action tile is not capped
+    assert got[2].tile_conf < 0.9
+    assert got[3].tile_conf > 0.9  # an action tile under two shells is not capped
+    assert got[4].tile_conf <= ACTION_UNDER_SHELLS[3] < 0.9
     assert got[1].filled_conf > 0.9  # that a tile lies there is as sure as ever
     model.row = [dataclasses.replace(r, shells=0) for r in model.row]
     bare = rec.read(cs.renderer().render(model, cs.camera(), cs.LIGHT, cs.FX, frame_seed=5).image)
     events = [s for s in bare.row if s.event]
     assert [s.tile for s in events] == ["cold", "drought"] and all(s.tile_conf > 0.9 for s in events)
+    assert all(s.tile_conf > 0.9 for s in bare.row if s.tile and not s.event)
