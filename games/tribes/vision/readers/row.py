@@ -29,7 +29,7 @@ pale art: rows of dark art read exactly on the tuning set went from 61 to 78 % (
 
 Which event lies under shells is reported no surer than the tuning set found it right at that many
 shells (:data:`EVENT_UNDER_SHELLS`): from two shells on, about a coin toss or worse; which action tile
-lies under three or more, at most 0.7 (:data:`ACTION_UNDER_SHELLS`).
+lies under three or more, at most 0.6 (:data:`ACTION_UNDER_SHELLS`).
 
 Margins: the action tiles' large reward leaves the assignment's dual bound at 0 for an event slot
 however clear its event, so margins under :data:`vision.assign.EXACT_BELOW` are solved exactly.
@@ -83,29 +83,29 @@ templates alone, events without shells: median, and how many by 3 or more): tuni
 in pale art (``--set eval``) 1.18 and 0 of 29 -> 6.05 and 25 of 29; which tile the templates name
 unchanged on all three. Rows read exactly (``benchmarks/vision_diag.py --set tune --try
 row.STRUCTURE_SHARE=0``): pale 49 -> 50 of 64, dark 50 -> 51, the colour variants 59 -> 59."""
-EVENT_UNDER_SHELLS = (1.0, 0.85, 0.5, 0.5, 0.3)
+EVENT_UNDER_SHELLS = (1.0, 0.8, 0.3, 0.1, 0.1)
 """How sure the reader may be of *which* event lies on a slot under 0, 1, 2, 3 and 4 or more shells
-read there (the slot's confidence is at most this: about the share found right there, the lower of
-the two measurements below, rounded down). Shells hide an event's art, and the templates then favour
+read there (the slot's confidence is at most this: the share found right there, the lower of the two
+measurements below, rounded down). Shells hide an event's art, and the templates then favour
 whichever event has pale print where the shells lie, at margins as wide as on a bare tile. On the
-tuning set's single frames (``benchmarks/row_under_shells.py --sessions 24 --every 1``, with
+tuning set's single frames (``benchmarks/row_under_shells.py --sessions 24 --every 1``, and with
 ``--family pale``, ``--family dark``, ``--drift all``: the colour variants, pale and dark art, the light
 drifting; the counts joined) the event was right under one shell 79 of 87 times (91 %), two 40 of 63
 (63 %), three 18 of 34 (53 %), four or more 22 of 72 (31 %), the wrong ones read at up to 0.99 on
 dark art; in the tracker's conditions (a tuning pack in dark art, the command under
-:data:`ACTION_UNDER_SHELLS`, every settled frame) 87, 32, 11 and 9 %. An event enters the row bare
+:data:`ACTION_UNDER_SHELLS`, every settled frame) 84, 31, 18 and 11 %. An event enters the row bare
 (R-EVT-1: through a lightning slot) and shells come on it later (R-TURN-2), so the tracker, which
 weighs a reading by its confidence (0.5 or less: no weight), has seen it without shells; capped, a
 misread pile no longer outvotes the game."""
-ACTION_UNDER_SHELLS = (1.0, 1.0, 1.0, 0.7)
+ACTION_UNDER_SHELLS = (1.0, 1.0, 1.0, 0.6)
 """The same for an action tile under 0, 1, 2 and 3 or more shells. On the tuning set's single frames
-the action tiles under shells were nearly all right (375 of 376), but in the tracker's conditions — a whole
-game's piles on the front tiles, its cameras and light — a tuning pack in dark art
-(``benchmarks/row_under_shells.py games -- --source recognizer --games 10 --moves 30 --pack classic
---family dark``, every settled frame) had action tiles under three shells right in 503 of 696 frames
-(72 %) and under four or more in 571 of 597 (96 %), the wrong ones read at 1.0: two tiles of one
-pile's height swapped, each lying once in the row as the assignment asks. Under one or two shells
-every one of 3,734 was right."""
+(the commands above) the action tiles under shells were nearly all right (375 of 376), but in the
+tracker's conditions — a whole game's piles on the front tiles, its cameras and light — a tuning pack
+in dark art (``benchmarks/row_under_shells.py games -- --source recognizer --games 10 --moves 30
+--pack classic --family dark``, every settled frame) had action tiles under three shells right in 284
+of 446 frames (64 %) and under four or more in 337 of 355 (95 %), the wrong ones read at up to 1.0:
+two tiles under piles of one height swapped, each lying once in the row as the assignment asks.
+Under one or two shells all 2,254 were right."""
 UNKNOWN_SHARE = 0.1
 """An event never enrolled costs, where the templates are used, as a known tile disagreeing by this
 share more than the best one."""
