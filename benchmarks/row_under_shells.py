@@ -68,7 +68,6 @@ def from_sessions(a: argparse.Namespace) -> list[Row]:
     from games.tribes.vision.observation import observation_from_truth
     from games.tribes.vision.recognizer import Recognizer
 
-    a.piles, a.models = "fixed", None
     profile = default_profile()
     rows: list[Row] = []
     for _name, seated, enr, frames in vision_diag.sessions(a):
@@ -117,9 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("source", nargs="?", choices=("sessions", "games"), default="sessions")
     ap.add_argument("rest", nargs="*", help="games: arguments for tracker_eval.py (after --)")
     ap.add_argument("--keep-caps", action="store_true", help="read with the row's caps on its confidence")
-    vision_diag.session_options(ap)
-    ap.add_argument("--drift", choices=("off", "half", "all"), default="off")
-    a = ap.parse_args(argv)
+    a = vision_diag.probe_args(ap, argv)
     cv2.setNumThreads(1)
     if a.source == "games":
         rows = from_games(a.rest, a.keep_caps)

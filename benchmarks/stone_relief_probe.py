@@ -133,10 +133,7 @@ def logistic(x: np.ndarray, y: np.ndarray, l2: float = 3.0) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="black stones against free slots beyond colour")
-    vision_diag.session_options(ap)
-    ap.add_argument("--drift", choices=("off", "half", "all"), default="off")
-    a = ap.parse_args(argv)
-    a.piles, a.models = "fixed", None
+    a = vision_diag.probe_args(ap, argv)
     cv2.setNumThreads(1)
     cur, bare, info, side = crops(a)
     keep = [i for i, (_, t, _) in enumerate(info) if t in ("black", "None")]

@@ -44,10 +44,7 @@ def _pct(v: list[float], q: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="stone slots against their bare look and the players' colours")
-    vision_diag.session_options(ap)
-    ap.add_argument("--drift", choices=("off", "half", "all"), default="off")
-    a = ap.parse_args(argv)
-    a.piles, a.models = "fixed", None
+    a = vision_diag.probe_args(ap, argv)
     cv2.setNumThreads(1)
     profile = default_profile()
     seen: dict[str, Any] = {}

@@ -240,6 +240,17 @@ def session_options(ap: argparse.ArgumentParser, sessions: int = 6, every: int =
     )
 
 
+def probe_args(ap: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The arguments of a probe on these sessions (``stones_probe.py``, ``stone_relief_probe.py``,
+    ``row_under_shells.py``): ``ap``'s own, the session options, ``--drift``, and members on the grid
+    with the shipped models, as the shipped reader runs."""
+    session_options(ap)
+    ap.add_argument("--drift", choices=DRIFT_MODES, default="off")
+    a = ap.parse_args(argv)
+    a.piles, a.models = "fixed", None
+    return a
+
+
 def study_args(description: str, argv: list[str] | None) -> argparse.Namespace:
     """The arguments of a study of the windows one reader cuts on these sessions
     (``template_eval.py``, ``land_template_eval.py``): the session options at 8 sessions, every
