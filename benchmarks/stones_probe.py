@@ -34,8 +34,7 @@ from games.tribes.rules.profile import default_profile  # noqa: E402
 from games.tribes.vision.observation import observation_from_truth  # noqa: E402
 from games.tribes.vision.readers import board as board_reader  # noqa: E402
 from games.tribes.vision.recognizer import Recognizer  # noqa: E402
-
-W = np.array([0.5, 1.0, 1.0])
+from vision.colour import lab_distance  # noqa: E402
 
 
 def _pct(v: list[float], q: float) -> str:
@@ -73,8 +72,8 @@ def main(argv: list[str] | None = None) -> int:
             for j, (e, c, k, _) in enumerate(pts):
                 if not np.isfinite(seen["bare"][j]).all():
                     continue  # no bare look there (a face never enrolled)
-                d = sorted((float(np.linalg.norm((seen["disc"][j] - r) * W)), n) for n, r in seen["refs"])
-                d_bare = float(np.linalg.norm((seen["disc"][j] - seen["bare"][j]) * W))
+                d = sorted((float(lab_distance(seen["disc"][j], r)), n) for n, r in seen["refs"])
+                d_bare = float(lab_distance(seen["disc"][j], seen["bare"][j]))
                 truth_at = (want.get((e, c), []) + [None] * 9)[k]
                 read_at = (got.get((e, c), []) + [None] * 9)[k]
                 nxt = d[1][0] if len(d) > 1 else float("inf")
