@@ -29,12 +29,16 @@ import numpy as np
 
 from datafile import DataFileError, Reader, read_json
 from vision.errors import ModelError
+from vision.relief import PieceModel
 
 MANIFEST = "models.json"
 MODEL_NAMES = ("tiles", "members", "shells")
 OPTIONAL_MODELS = ("row_shells",)
 """Models a folder may add: ``row_shells`` counts the shells on a row tile (on its art) where the
 folder has it; ``shells`` counts them there otherwise, and always on the seats' bare shell spots."""
+EXTRAS = "extras"
+"""``models.json``'s object of models that are not ONNX files (name -> {file, sha256}): ``pieces``, the
+piece-against-bare-art model of :mod:`vision.relief` (a JSON file), optional."""
 
 
 def default_models_dir() -> Path:
@@ -262,6 +266,7 @@ class Models:
         """Load every model the pipeline uses."""
         for n in MODEL_NAMES + tuple(o for o in OPTIONAL_MODELS if o in self.specs):
             self.get(n)
+        self.pieces()
 
     def tiles(self) -> TileFeatures:
         """The tile feature extractor."""
@@ -271,6 +276,26 @@ class Models:
         """A counting model (``members`` or ``shells``), averaging over ``turns`` quarter turns (of
         the windows less sure than ``sure`` after one, or of all: :class:`Counter`)."""
         return Counter(self.get(name), turns, sure)
+
+    def pieces(self) -> PieceModel | None:
+        """The piece-against-bare-art model (``models.json`` ``extras.pieces``: :mod:`vision.relief`),
+        its sha256 checked; None when the folder lists none."""
+        doc = read_json(self.folder / MANIFEST, "the models manifest", ModelError)
+        extras = doc.get(EXTRAS) if isinstance(doc, dict) else None
+        if not isinstance(extras, dict) or "pieces" not in extras:
+            return None
+        rd = Reader(str(self.folder / MANIFEST), ModelError)
+        entry = rd.obj(extras["pieces"], f"{EXTRAS}.pieces")
+        path = self.folder / rd.text(rd.get(entry, "file", f"{EXTRAS}.pieces"), f"{EXTRAS}.pieces.file")
+        want = rd.text(rd.get(entry, "sha256", f"{EXTRAS}.pieces"), f"{EXTRAS}.pieces.sha256", empty=True)
+        if not path.is_file():
+            raise ModelError(str(path), "", f"missing: model 'pieces' listed in {MANIFEST} is not there")
+        digest = sha256(path)
+        if want and digest != want:
+            raise ModelError(
+                str(path), "", f"sha256 {digest[:12]}… does not match {MANIFEST} ({want[:12]}…): corrupt or replaced"
+            )
+        return PieceModel.load(path)
 
     def setting(self, name: str, default: float) -> float:
         """A number from ``models.json`` (the recognizer's tuned settings), or ``default``."""
