@@ -162,12 +162,14 @@ class Recognizer:
             # shells on a row tile lie on its art: counted by their own model where the folder has one
             row_name = "row_shells" if "row_shells" in self.models.specs else "shells"
             row_shells: Any = self.models.counter(row_name, turns, sure_or_all)
+            pieces = self.models.pieces()  # stones told from the bare art by their relief, where shipped
         else:
             self.encoder = PlainEncoder()
             baseline = _baseline_units(self.models)
             members = AreaCounter(baseline.get("member_unit", 60.0), 15)
             shells = AreaCounter(baseline.get("shell_unit", 25.0), 20)
             row_shells = shells
+            pieces = None
         t = TEMPERATURE[features]
         self.hex_classifiers = {s: self._classifier("hex", f"seat:{s}", t) for s in self.seats}
         self.classifiers = {
@@ -215,6 +217,7 @@ class Recognizer:
             examples=board_examples,
             templates=board_templates,
             cache=stream if cache is None else cache,
+            pieces=pieces,
         )
         table = np.asarray(enr.table, np.float32)  # Lab of the bare table
         self.arrows = ArrowReader(colour_list, table=table, examples=board_examples)

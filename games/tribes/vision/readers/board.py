@@ -47,7 +47,13 @@ player's stone. On the tuning set with the light drifting in every session (``be
 --set tune --drift all --sessions 24 --every 1``) stones per position 15 -> 2 wrong of 2,304 (the two
 left: a yellow stone made up by the likeness on a tile read face down, as before), the steady families'
 readings unchanged (``benchmarks/stones_probe.py`` prints the distances). A black stone on the darkest
-art stays unread: its disc is as near the bare art as a free slot's. A colour read on two
+art is as near the bare art in colour as a free slot is; there the **relief** tells it
+(:mod:`vision.relief`, the ``pieces`` model where the models folder has one): each free slot whose
+disc lies clearly nearest one player's colour is cut around where a stone's top would be, with the
+bare art's window at that spot, and holds that player's stone where the model gives a piece at
+:data:`PIECE_ON` or more; of a colour read on two slots of one tile, the slot the relief plainly
+prefers keeps it. It only adds and picks (docs/benchmarks.md, "an eighteenth part", has the figures
+and what taking stones away did). A colour read on two
 slots of one tile is kept on the slot that shows it most (R-ACH-9: never two stones of one player on
 a tile); trailing free slots are dropped, as in the Observation format.
 """
@@ -58,6 +64,7 @@ import math
 import time
 from typing import Protocol
 
+import cv2
 import numpy as np
 
 from games.tribes.rules.profile import BoxProfile
@@ -78,6 +85,7 @@ from vision.classify import ExampleClassifier
 from vision.colour import lab, lab_distance, likeness
 from vision.layout import rotate
 from vision.patches import patch_set
+from vision.relief import RELIEF_PX, PieceModel, relief_features
 from vision.templates import TemplateMatcher
 
 UNKNOWN = "?"
@@ -133,6 +141,14 @@ player's enrolled colour (stones there: at most 0.39), and at most :data:`APART`
 the next player's colour (stones there: at most 0.3)."""
 APART = 0.5
 
+PIECE_ON = 0.9
+"""A free slot (by the colours) whose relief says a piece stands there with at least this probability
+(:mod:`vision.relief`, the ``pieces`` model) holds the stone of the colour its disc is clearly nearest."""
+RELIEF_APART = 2.0
+"""Of two slots of one tile read as the same colour (R-ACH-9), the one whose relief shows a piece at
+odds this much higher (natural log: a factor e^2) keeps the stone (otherwise: the one that shows the
+colour most)."""
+
 SIDE_FROM_STONES = True
 """A position read face down on which stones are read is face up (R-ACH-5; the module docstring)."""
 
@@ -184,8 +200,12 @@ class BoardReader:
         examples: tuple[np.ndarray, list[str]] | None = None,
         templates: TemplateMatcher | None = None,
         cache: bool = False,
+        pieces: PieceModel | None = None,
     ) -> None:
         self.encoder = encoder
+        self.pieces = pieces  # whether a piece stands on a slot, by its relief against the bare art
+        self.last_relief: np.ndarray | None = None  # the piece model's probabilities at the last slots read
+        self._relief_bare: dict[tuple[str, float, float, float], np.ndarray] = {}
         self.classifier = classifier
         self.eras = {a.id: a.era for a in profile.achievements}
         self.colours = colours
@@ -426,6 +446,117 @@ class BoardReader:
         covered &= np.isfinite(d_bare)
         return covered, order[:, 0], np.nan_to_num(ratio, nan=1.0)
 
+    def _slot_geometry(
+        self, ctx: FrameContext, tiles: list[str | None], pts: list[tuple[int, int, int, tuple[float, float]]]
+    ) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """Per stone slot ``pts`` (era, column, slot, table point), given the tile read at each position
+        (``tiles``, in the order of the board's positions): where the camera sees a stone's top there
+        (table mm), the label of the bare art under it (``achievement:<id>``, or ``back:<era>`` face
+        down) and where the top lies on that tile (mm from its centre, in the tile's own frame)."""
+        lay = ctx.regions.layout
+        # a stone stands: the camera sees its top displaced from its slot, away from below the camera
+        feet = np.array([p for *_, p in pts], np.float64).reshape(-1, 2)
+        tops = ctx.reg.raised(feet, lay.stone_height)
+        index = {p: i for i, p in enumerate(ctx.regions.board_positions)}
+        labels, offsets = [], []
+        for i, (e, c, k, _) in enumerate(pts):
+            tile = tiles[index[(e, c)]]
+            labels.append(f"back:{e}" if tile is None else f"achievement:{tile}")
+            # where the window lies on the tile, in the tile's frame (the slot, moved as the top is)
+            dx, dy = rotate((float(tops[i, 0] - feet[i, 0]), float(tops[i, 1] - feet[i, 1])), -lay.board_rotation)
+            ox, oy = lay.stone_slots[k]
+            offsets.append((ox + dx, oy + dy))
+        return tops, labels, np.array(offsets, np.float64).reshape(-1, 2)
+
+    def relief_inputs(
+        self, ctx: FrameContext, tiles: list[str | None], pts: list[tuple[int, int, int, tuple[float, float]]]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """What :func:`vision.relief.relief_features` reads of each stone slot ``pts``: the frame's
+        window around where a stone's top would be (four stone radii a side, Lab), the bare art's
+        window there (the mean of the enrolled windows of the tile read at the position, Lab; zeros
+        where never enrolled), whether the bare art is known, and the bare windows' own resolution
+        (pixels a side of that window)."""
+        n = len(pts)
+        px = RELIEF_PX
+        frame = np.zeros((n, px, px, 3), np.float32)
+        bare = np.zeros((n, px, px, 3), np.float32)
+        known = np.zeros(n, bool)
+        if not n:
+            return frame, bare, known, px
+        lay = ctx.regions.layout
+        side = 4 * ctx.regions.stone_radius
+        tops, labels, offsets = self._slot_geometry(ctx, tiles, pts)
+        ps = patch_set("relief", [(float(x), float(y)) for x, y in tops], lay.board_rotation, side, px)
+        frame[:] = lab(ctx.windows(ps))
+        tile_mm = ctx.regions.board_patches().side_mm
+        n_col = len(self.colours)
+        bare_px = px
+        if len(self._relief_bare) > 4096:
+            self._relief_bare.clear()
+        for i, label in enumerate(labels):
+            maps = self._bare_maps(label)
+            if maps is None:
+                continue
+            m = maps.shape[1]
+            s = side / tile_mm * m
+            bare_px = max(1, round(s))
+            # the same spot of the same tile (a steady camera) is cut once
+            key = (label, round(float(offsets[i, 0]), 1), round(float(offsets[i, 1]), 1), round(s, 2))
+            got = self._relief_bare.get(key)
+            if got is None:
+                art = np.ascontiguousarray(np.moveaxis(maps[n_col:], 0, -1))  # px x px x Lab
+                cx, cy = (key[1] + tile_mm / 2) / tile_mm * m, (key[2] + tile_mm / 2) / tile_mm * m
+                warp = np.float32([[s / px, 0, cx - s / 2], [0, s / px, cy - s / 2]])
+                got = cv2.warpAffine(
+                    art, warp, (px, px), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+                )
+                self._relief_bare[key] = got
+            bare[i] = got
+            known[i] = True
+        return frame, bare, known, bare_px
+
+    def _relief(
+        self,
+        ctx: FrameContext,
+        tiles: list[str | None],
+        pts: list[tuple[int, int, int, tuple[float, float]]],
+        disc: np.ndarray,
+        present: np.ndarray,
+        best: np.ndarray,
+        top: np.ndarray,
+        sure: np.ndarray,
+    ) -> np.ndarray:
+        """The piece model's say on the slots (in place): a slot the colours left free that plainly
+        holds a piece (:data:`PIECE_ON`) and whose disc lies clearly nearest one player's colour
+        (:data:`APART`) holds that player's stone. Returns the model's probability per slot (NaN
+        where not asked), which also picks the slot of a colour read on two slots of one tile
+        (R-ACH-9, :data:`RELIEF_APART`). The model only adds and picks: taking away a stone the
+        colours read where it sees none was tried and taken back (docs/benchmarks.md, "an
+        eighteenth part": on the held-out pack it missed a stone the colours had seen one slot
+        off, a reading the tracker had used)."""
+        p = np.full(len(pts), np.nan)
+        if self.pieces is None or not len(pts):
+            return p
+        refs = np.stack([np.asarray(ref, np.float64).reshape(3) for _, ref, _ in self.colours])
+        d = lab_distance(disc[:, None, :], refs[None])  # slots x colours
+        order = np.argsort(d, axis=1)
+        rows = np.arange(len(pts))
+        near = d[rows, order[:, 0]]
+        nxt = d[rows, order[:, 1]] if len(refs) > 1 else np.full(len(pts), np.inf)
+        # only slots the relief could change are cut: a stone read, or a free slot nearest one colour
+        asked = np.flatnonzero(present | (near <= APART * nxt))
+        frame, bare, known, bare_px = self.relief_inputs(ctx, tiles, [pts[i] for i in asked])
+        if known.any():
+            p[asked[known]] = self.pieces.probabilities(relief_features(frame[known], bare[known], bare_px))
+        with np.errstate(invalid="ignore"):
+            on = ~present & (p >= PIECE_ON) & (near <= APART * nxt)
+        present[on] = True
+        best[on] = order[on, 0]
+        top[on] = p[on]
+        sure[on] = p[on]
+        self.last_relief = p
+        return p
+
     def _stones(
         self, ctx: FrameContext, tiles: list[str | None], only: set[tuple[int, int]] | None = None
     ) -> dict[tuple[int, int], tuple[tuple[str | None, ...], float]]:
@@ -438,9 +569,7 @@ class BoardReader:
             return {}
         side = 2 * ctx.regions.stone_radius
         lay = ctx.regions.layout
-        # a stone stands: the camera sees its top displaced from its slot, away from below the camera
-        feet = np.array([p for *_, p in pts], np.float64)
-        tops = ctx.reg.raised(feet, lay.stone_height)
+        tops, labels, offsets = self._slot_geometry(ctx, tiles, pts)
         ps = patch_set("stones", [(float(x), float(y)) for x, y in tops], lay.board_rotation, side, STONE_PX)
         labs = lab(ctx.windows(ps))
         scores = np.stack(
@@ -448,18 +577,9 @@ class BoardReader:
             axis=1,
         )  # slots x colours
         # take away what the bare tile itself shows of each colour at each slot (its art)
-        index = {p: i for i, p in enumerate(ctx.regions.board_positions)}
-        labels, offsets = [], []
-        for i, (e, c, k, _) in enumerate(pts):
-            tile = tiles[index[(e, c)]]
-            labels.append(f"back:{e}" if tile is None else f"achievement:{tile}")
-            # where the window lies on the tile, in the tile's frame (the slot, moved as the top is)
-            dx, dy = rotate((float(tops[i, 0] - feet[i, 0]), float(tops[i, 1] - feet[i, 1])), -lay.board_rotation)
-            ox, oy = lay.stone_slots[k]
-            offsets.append((ox + dx, oy + dy))
         n_col = len(self.colours)
         bare_lab = np.full((len(pts), 3), np.nan)
-        for i, bg in enumerate(self._backgrounds(ctx, labels, np.array(offsets, np.float64))):
+        for i, bg in enumerate(self._backgrounds(ctx, labels, offsets)):
             if bg is not None:
                 # how far the slot moved from the bare art towards "all this colour"
                 scores[i] = np.maximum(scores[i] - bg[:n_col], 0.0) / np.maximum(1.0 - bg[:n_col], 0.2)
@@ -477,10 +597,16 @@ class BoardReader:
         present[add] = True
         top[add] = 1.0 - ratio[add]  # comparable with the likeness scores where R-ACH-9 weighs two slots
         sure[add] = [threshold_conf(1.0 - r, 1.0 - CLOSER) for r in ratio[add]]
+        relief = np.full(len(pts), np.nan)  # the piece model's probability, where it was asked
+        if self.pieces is not None:
+            relief = self._relief(ctx, tiles, pts, labs[:, self._mask].mean(axis=1), present, best, top, sure)
         # R-ACH-9: never two stones of one player on one tile. Of the slots of a tile read as the same
-        # colour, the one that shows it most keeps it; the others (a stone's side or shadow seen in
-        # the next slot) are left undecided: free, at confidence 0.5
+        # colour, the one that shows it most keeps it (the one the relief plainly prefers, where it
+        # was asked); the others (a stone's side or shadow seen in the next slot) are left undecided:
+        # free, at confidence 0.5
         doubt = np.zeros(len(pts), bool)
+        clipped = np.clip(relief, 1e-6, 1 - 1e-6)
+        odds = np.log(clipped / (1 - clipped))  # the relief's log-odds of a piece (NaN: not asked)
         strongest: dict[tuple[int, int, int], int] = {}
         for i, (e, c, _k, _) in enumerate(pts):
             if not present[i]:
@@ -491,6 +617,8 @@ class BoardReader:
                 strongest[key] = i
                 continue
             weaker = i if top[i] < top[j] else j
+            if abs(odds[i] - odds[j]) > RELIEF_APART:  # (NaN: not asked) the relief plainly tells them
+                weaker = i if odds[i] < odds[j] else j
             doubt[weaker] = True
             strongest[key] = j if weaker == i else i
         present &= ~doubt

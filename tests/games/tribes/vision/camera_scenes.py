@@ -88,3 +88,25 @@ def enrollment() -> Enrollment:
         builtin_pack("classic"), [k for k in builtin_pack("classic").faces if k.startswith(("event-", "achievement-"))]
     )
     return en.build()
+
+
+@cache
+def dark_renderer() -> Renderer:
+    """The same table with the ``classic`` pack turned into the ``dark`` art family (low key, low
+    contrast: black pieces on it are as dark as the art)."""
+    from games.tribes.sim.families import family_pack
+
+    return Renderer(default_layout(), family_pack("classic", "dark"), "oak", seed=2)
+
+
+@cache
+def dark_enrollment() -> Enrollment:
+    """An enrollment of the dark-art box, as :func:`enrollment` of the classic one."""
+    pack = dark_renderer().pack
+    en = Enroller(default_layout(), default_profile())
+    obs, seats = labels_from_state(game().states[1])
+    en.add_frame(dark_renderer().render(game().states[1], camera(), LIGHT, FX, frame_seed=1).image, obs, seats, "setup")
+    obs2, seats2 = labels_from_table(one_of_each())
+    en.add_frame(dark_renderer().render(one_of_each(), camera(), LIGHT, FX, frame_seed=99).image, obs2, seats2, "extra")
+    en.add_pack(pack, [k for k in pack.faces if k.startswith(("event-", "achievement-"))])
+    return en.build()

@@ -789,6 +789,7 @@ def test_a_stone_whose_colour_the_light_moved_is_still_read_where_it_plainly_cov
         got = rec.read(fr.image).board
         assert [b.stones for b in got] == placed, cast  # none missed, none made up (a stone's side is no stone)
         monkeypatch.setattr(board_reader, "COVERED", float("inf"))  # the likeness alone
+        rec.board.pieces = None  # (the relief would see these stones too: test_black_stones_on_dark_art_...)
         rec.reset()
         alone = [b.stones for b in rec.read(fr.image).board]
         assert sum(len([s for s in a if s]) for a in alone) <= sum(len(p) for p in placed) - missed_alone, cast
@@ -825,3 +826,30 @@ def test_which_tile_lies_under_shells_is_reported_no_surer_than_it_is_found():
     events = [s for s in bare.row if s.event]
     assert [s.tile for s in events] == ["cold", "drought"] and all(s.tile_conf > 0.9 for s in events)
     assert all(s.tile_conf > 0.9 for s in bare.row if s.tile and not s.event)
+
+
+def test_black_stones_on_dark_art_are_told_by_their_relief():
+    """On dark art a black stone's top is about as near its bare slot in colour as a free slot is;
+    the piece model (``vision.relief``, ``models/pieces.json``) sees it against the bare art by its
+    outline and shading. Every face-up tile gets the black seat's stone; read with the model every
+    stone is where it lies, none made up; the colours alone miss or misplace some of them."""
+    model = TableModel.from_state(cs.game().states[60])
+    black = next(i for i, s in enumerate(model.seats) if s.colour == "black")
+    for era in model.board:
+        for b in era:
+            if b.tile is not None and black not in b.stones and len(b.stones) < 4:
+                b.stones.append(black)
+    rec = Recognizer(default_layout(), default_profile(), cs.dark_enrollment(), stream=False)
+    assert rec.board.pieces is not None
+    alone_wrong = 0
+    for tilt, azimuth in ((18.0, 40.0), (25.0, 300.0)):
+        fr = cs.dark_renderer().render(model, cs.camera(tilt, azimuth), cs.LIGHT, cs.FX, frame_seed=7)
+        want = [b.stones for b in observation_from_truth(fr.truth).board]
+        assert sum(s.count("black") for s in want) >= 8
+        rec.reset()
+        assert [b.stones for b in rec.read(fr.image).board] == want, (tilt, azimuth)
+        pieces, rec.board.pieces = rec.board.pieces, None  # the colours alone
+        rec.reset()
+        alone_wrong += sum(b.stones != w for b, w in zip(rec.read(fr.image).board, want, strict=True))
+        rec.board.pieces = pieces
+    assert alone_wrong >= 2
