@@ -204,7 +204,6 @@ class BoardReader:
     ) -> None:
         self.encoder = encoder
         self.pieces = pieces  # whether a piece stands on a slot, by its relief against the bare art
-        self.last_relief: np.ndarray | None = None  # the piece model's probabilities at the last slots read
         self._relief_bare: dict[tuple[str, float, float, float], np.ndarray] = {}
         self.classifier = classifier
         self.eras = {a.id: a.era for a in profile.achievements}
@@ -425,6 +424,17 @@ class BoardReader:
             self._discs[key] = got
         return got
 
+    def _nearest(self, disc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per slot (its disc's mean Lab ``disc``): the players' colours from the nearest (indices into
+        ``colours``), the distance to the nearest and to the next (Lab, lightness weighted a half)."""
+        refs = np.stack([np.asarray(ref, np.float64).reshape(3) for _, ref, _ in self.colours])
+        d = lab_distance(disc[:, None, :], refs[None])  # slots x colours
+        order = np.argsort(d, axis=1)
+        rows = np.arange(len(disc))
+        near = d[rows, order[:, 0]]
+        nxt = d[rows, order[:, 1]] if len(refs) > 1 else np.full(len(disc), np.inf)
+        return order, near, nxt
+
     def _covered(self, disc: np.ndarray, bare: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per slot (its disc's mean Lab ``disc``, the bare tile's there ``bare``, NaN where unknown):
         whether it is plainly covered by a player's stone, by the distances alone (:data:`COVERED`,
@@ -434,12 +444,8 @@ class BoardReader:
         none = np.zeros(n, bool), np.zeros(n, np.int64), np.ones(n)
         if not n or not self.colours:
             return none
-        refs = np.stack([np.asarray(ref, np.float64).reshape(3) for _, ref, _ in self.colours])
-        d = lab_distance(disc[:, None, :], refs[None])  # slots x colours
+        order, near, nxt = self._nearest(disc)
         d_bare = lab_distance(disc, bare)
-        order = np.argsort(d, axis=1)
-        near = d[np.arange(n), order[:, 0]]
-        nxt = d[np.arange(n), order[:, 1]] if len(refs) > 1 else np.full(n, np.inf)
         with np.errstate(invalid="ignore", divide="ignore"):
             ratio = np.where(d_bare > 0, near / d_bare, 1.0)
             covered = (d_bare >= COVERED) & (near <= CLOSER * d_bare) & (near <= APART * nxt)
@@ -537,12 +543,7 @@ class BoardReader:
         p = np.full(len(pts), np.nan)
         if self.pieces is None or not len(pts):
             return p
-        refs = np.stack([np.asarray(ref, np.float64).reshape(3) for _, ref, _ in self.colours])
-        d = lab_distance(disc[:, None, :], refs[None])  # slots x colours
-        order = np.argsort(d, axis=1)
-        rows = np.arange(len(pts))
-        near = d[rows, order[:, 0]]
-        nxt = d[rows, order[:, 1]] if len(refs) > 1 else np.full(len(pts), np.inf)
+        order, near, nxt = self._nearest(disc)
         # only slots the relief could change are cut: a stone read, or a free slot nearest one colour
         asked = np.flatnonzero(present | (near <= APART * nxt))
         frame, bare, known, bare_px = self.relief_inputs(ctx, tiles, [pts[i] for i in asked])
@@ -554,7 +555,6 @@ class BoardReader:
         best[on] = order[on, 0]
         top[on] = p[on]
         sure[on] = p[on]
-        self.last_relief = p
         return p
 
     def _stones(
