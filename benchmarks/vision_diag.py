@@ -29,6 +29,7 @@ evaluation set the held-out pack), cached under names of their own.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import pickle
@@ -73,10 +74,14 @@ def sessions(a: argparse.Namespace) -> Any:
     cache = Path(a.cache) / a.set
     cache.mkdir(parents=True, exist_ok=True)
     photos: dict[str, Any] = {}
+    if getattr(a, "piece_colours", "pack") == "random" and a.set == "eval":
+        raise SystemExit("vision_diag: --piece-colours random draws training colours: the tune set only")
     for j, s in enumerate(range(a.first, a.first + a.sessions * a.every, a.every)):
         drift = session_drifts(j, a.drift)  # every other session taken (``--every`` is often even)
         tag = f"{'-drift' if drift else ''}{'-' + a.piles if a.piles != 'fixed' else ''}"
         tag += f"-{a.family}" if a.family else ""
+        random_colours = getattr(a, "piece_colours", "pack") == "random"
+        tag += "-rc" if random_colours else ""
         f = cache / f"s{s:03d}-of{a.of}-f{a.frames}{tag}.pkl"
         if f.exists() and not a.re_enroll:
             yield pickle.loads(f.read_bytes())
@@ -103,6 +108,12 @@ def sessions(a: argparse.Namespace) -> Any:
         rng = np.random.default_rng([seed_base, s, 1])
         players = int(rng.integers(2, 5))
         game = simulate(players, seed_base + s, "greedy")
+        if random_colours:  # the players' pieces in colours drawn for the session, as the training data's
+            from tools.training.dataset import distinct_colours
+
+            names = [p.colour for p in game.states[0].players]
+            drawn = distinct_colours(np.random.default_rng([seed_base, s, 7]), len(names))
+            pack = dataclasses.replace(pack, colours={**pack.colours, **dict(zip(names, drawn, strict=True))})
         seated = layout.with_seats((0, 2)) if players == 2 else layout
         cond = (
             session_conditions(s, a.of, seated, drift=drift, piles=a.piles)
@@ -232,6 +243,13 @@ def session_options(ap: argparse.ArgumentParser, sessions: int = 6, every: int =
     ap.add_argument("--cache", default="/tmp/vision-diag")
     ap.add_argument(
         "--family", help="turn the packs into this art family (games.tribes.sim.families; tune: classic, bold)"
+    )
+    ap.add_argument(
+        "--piece-colours",
+        choices=("pack", "random"),
+        default="pack",
+        help="the players' pieces in the pack's colours, or in colours drawn per session (tune set only; "
+        "never near the evaluation's, as in the training data)",
     )
     ap.add_argument(
         "--re-enroll",

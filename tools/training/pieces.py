@@ -8,7 +8,11 @@ board reader cuts it (:meth:`BoardReader.relief_inputs`): the frame's window aro
 top would be and the bare art's window there. A slot holding a stone of any colour is a piece, a
 free one is not. The art groups are the seven the tuning set has: the colour variants of the
 training packs and the six art families of ``games.tribes.sim.families`` (photo, dark, pale, busy,
-flat, text). Sessions of even index train, odd ones test. (Taking every window in its eight turns
+flat, text) — each with the players' pieces in the packs' own colours (``--sessions``) and in colours
+drawn per session as the other models' training data draws them (``--random-colour-sessions``,
+``vision_diag.py --piece-colours random``): a model that saw only the packs' four colours learns
+"black is darker than the art", and another box's black is a grey. Sessions of even index train,
+odd ones test. (Taking every window in its eight turns
 and mirror images as well was tried in a first version: dark and pale art left out did worse; the
 rendered cameras stand on every side already.)
 
@@ -42,21 +46,22 @@ GROUPS = ("variant", "dark", "pale", "photo", "busy", "flat", "text")
 """The tuning set's art: the colour variants (no family) and the six families."""
 
 
-def _sessions(group: str, count: int, cache: str) -> Any:
+def _sessions(group: str, count: int, cache: str, colours: str) -> Any:
     from benchmarks import vision_diag
 
     ap = argparse.ArgumentParser()
     vision_diag.session_options(ap)
-    args = ["--set", "tune", "--sessions", str(count), "--every", "1", "--cache", cache]
+    args = ["--set", "tune", "--sessions", str(count), "--every", "1", "--cache", cache, "--piece-colours", colours]
     a = ap.parse_args(args + ([] if group == "variant" else ["--family", group]))
     a.drift, a.piles, a.models = "off", "fixed", None
     return vision_diag.sessions(a)
 
 
-def collect(group: str, count: int, cache: str) -> dict[str, np.ndarray]:
-    """Every stone slot of ``count`` sessions of one art group whose bare art is known: the frame's
-    and the bare art's windows (Lab), the bare windows' resolution, whether a stone lies there, its
-    session's index and whether the board reader without a pieces model read a stone there."""
+def collect(group: str, count: int, cache: str, colours: str = "pack") -> dict[str, np.ndarray]:
+    """Every stone slot of ``count`` sessions of one art group (the players' pieces in ``colours``:
+    the pack's or drawn per session) whose bare art is known: the frame's and the bare art's windows
+    (Lab), the bare windows' resolution, whether a stone lies there, its session's index and whether
+    the board reader without a pieces model read a stone there."""
     profile = default_profile()
     seen: dict[str, Any] = {}
     original = board_reader.BoardReader._stones
@@ -69,7 +74,7 @@ def collect(group: str, count: int, cache: str) -> dict[str, np.ndarray]:
     frames_l, bares_l, px_l, y_l, sess_l, read_l = [], [], [], [], [], []
     board_reader.BoardReader._stones = spy  # type: ignore[method-assign]
     try:
-        for s, (_name, seated, enr, frames) in enumerate(_sessions(group, count, cache)):
+        for s, (_name, seated, enr, frames) in enumerate(_sessions(group, count, cache, colours)):
             rec = Recognizer(seated, profile, enr, None, stream=False)
             rec.board.pieces = None  # the board reader's own reading, without this model, is the baseline
             for i, (png, truth, _k, _t) in enumerate(frames):
@@ -159,6 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-o", "--out", default="models", help="models folder to write pieces.json into (default: models)")
     ap.add_argument("--sessions", type=int, default=24, help="sessions per art group (even ones train, odd ones test)")
+    ap.add_argument(
+        "--random-colour-sessions",
+        type=int,
+        default=12,
+        help="sessions per art group with the players' pieces in colours drawn per session (0: none)",
+    )
     ap.add_argument("--cache", default="/tmp/vision-diag", help="vision_diag's session cache")
     ap.add_argument("--slots", default="/tmp/pieces-slots", help="cache of the cut slots per group")
     ap.add_argument("--l2", type=float, default=30.0)
@@ -174,12 +185,20 @@ def main(argv: list[str] | None = None) -> int:
     data: dict[str, dict[str, np.ndarray]] = {}
     Path(a.slots).mkdir(parents=True, exist_ok=True)
     for g in GROUPS:
-        f = Path(a.slots) / f"{g}-{a.sessions}.npz"
-        if f.exists():
-            data[g] = dict(np.load(f))
-        else:
-            data[g] = collect(g, a.sessions, a.cache)
-            np.savez_compressed(f, **data[g])  # type: ignore[arg-type]
+        parts = []
+        for colours, count in (("pack", a.sessions), ("random", a.random_colour_sessions)):
+            if not count:
+                continue
+            f = Path(a.slots) / f"{g}-{'rc-' if colours == 'random' else ''}{count}.npz"
+            if f.exists():
+                got = dict(np.load(f))
+            else:
+                got = collect(g, count, a.cache, colours)
+                np.savez_compressed(f, **got)  # type: ignore[arg-type]
+            if colours == "random":
+                got["session"] = got["session"] + 1000  # sessions of their own (an even offset: same halves)
+            parts.append(got)
+        data[g] = {k: np.concatenate([d[k] for d in parts]) for k in parts[0]}
         print(f"{g}: {len(data[g]['piece'])} slots, {int(data[g]['piece'].sum())} stones ({time.time() - t0:.0f} s)",
               file=sys.stderr, flush=True)  # fmt: skip
     train = {g: features(split(d, 0)) for g, d in data.items()}
