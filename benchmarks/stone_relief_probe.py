@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
 
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(var, "1")
@@ -36,7 +35,6 @@ import vision_diag  # noqa: E402
 
 from games.tribes.rules.profile import default_profile  # noqa: E402
 from games.tribes.vision.observation import observation_from_truth  # noqa: E402
-from games.tribes.vision.readers import board as board_reader  # noqa: E402
 from games.tribes.vision.readers.base import enrolled_windows  # noqa: E402
 from games.tribes.vision.recognizer import Recognizer  # noqa: E402
 from vision.layout import rotate  # noqa: E402
@@ -59,55 +57,48 @@ def crops(a: argparse.Namespace) -> tuple[list[np.ndarray], list[np.ndarray], li
     """(frame crop, bare crop, (session, truth, read)) of every stone slot whose bare tile is known, and
     the crops' side (mm)."""
     profile = default_profile()
-    seen: dict[str, Any] = {}
-    original = board_reader.BoardReader._stones
-
-    def spy(self: Any, ctx: Any, tiles: list[str | None], only: Any = None) -> Any:
-        if only is None:
-            seen.update(ctx=ctx, tiles=list(tiles), reader=self)
-        return original(self, ctx, tiles, only)
-
-    board_reader.BoardReader._stones = spy  # type: ignore[method-assign]
     cur, bare, info = [], [], []
     side = 24.0
-    for name, seated, enr, frames in vision_diag.sessions(a):
-        rec = Recognizer(seated, profile, enr, None, stream=False)
-        for i, (png, truth, _k, _t) in enumerate(frames):
-            seen.clear()
-            obs = rec.read(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), frame_no=i)
-            if "ctx" not in seen:
-                continue
-            ctx, tiles, reader = seen["ctx"], seen["tiles"], seen["reader"]
-            want = {(b.era, b.col): list(b.stones) for b in observation_from_truth(truth).board}
-            got = {(b.era, b.col): list(b.stones) for b in obs.board}
-            pts = ctx.regions.stone_points()
-            lay = ctx.regions.layout
-            feet = np.array([p for *_, p in pts], np.float64)
-            tops = ctx.reg.raised(feet, lay.stone_height)
-            side = 4 * ctx.regions.stone_radius
-            wins = ctx.windows(
-                patch_set("probe", [(float(x), float(y)) for x, y in tops], lay.board_rotation, side, PX)
-            )
-            index = {p: j for j, p in enumerate(ctx.regions.board_positions)}
-            tile_mm = ctx.regions.board_patches().side_mm
-            for j, (e, c, k, _) in enumerate(pts):
-                tile = tiles[index[(e, c)]]
-                examples = enrolled_windows(reader.examples, f"back:{e}" if tile is None else f"achievement:{tile}")
-                if examples is None:
+    with vision_diag.board_reads() as seen:
+        for name, seated, enr, frames in vision_diag.sessions(a):
+            rec = Recognizer(seated, profile, enr, None, stream=False)
+            for i, (png, truth, _k, _t) in enumerate(frames):
+                seen.clear()
+                obs = rec.read(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), frame_no=i)
+                if "ctx" not in seen:
                     continue
-                mean = examples.mean(axis=0)
-                px = mean.shape[0]
-                dx, dy = rotate((float(tops[j, 0] - feet[j, 0]), float(tops[j, 1] - feet[j, 1])), -lay.board_rotation)
-                ox, oy = lay.stone_slots[k]
-                cx, cy = (ox + dx + tile_mm / 2) / tile_mm * px, (oy + dy + tile_mm / 2) / tile_mm * px
-                s = side / tile_mm * px
-                m = np.float32([[s / PX, 0, cx - s / 2], [0, s / PX, cy - s / 2]])
-                flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
-                bare.append(cv2.warpAffine(mean, m, (PX, PX), flags=flags, borderMode=cv2.BORDER_REFLECT))
-                cur.append(wins[j])
-                truth_at = (want.get((e, c), []) + [None] * 9)[k]
-                read_at = (got.get((e, c), []) + [None] * 9)[k]
-                info.append((name, str(truth_at), str(read_at)))
+                ctx, tiles, reader = seen["ctx"], seen["tiles"], seen["reader"]
+                want = {(b.era, b.col): list(b.stones) for b in observation_from_truth(truth).board}
+                got = {(b.era, b.col): list(b.stones) for b in obs.board}
+                pts = ctx.regions.stone_points()
+                lay = ctx.regions.layout
+                feet = np.array([p for *_, p in pts], np.float64)
+                tops = ctx.reg.raised(feet, lay.stone_height)
+                side = 4 * ctx.regions.stone_radius
+                wins = ctx.windows(
+                    patch_set("probe", [(float(x), float(y)) for x, y in tops], lay.board_rotation, side, PX)
+                )
+                index = {p: j for j, p in enumerate(ctx.regions.board_positions)}
+                tile_mm = ctx.regions.board_patches().side_mm
+                for j, (e, c, k, _) in enumerate(pts):
+                    tile = tiles[index[(e, c)]]
+                    examples = enrolled_windows(reader.examples, f"back:{e}" if tile is None else f"achievement:{tile}")
+                    if examples is None:
+                        continue
+                    mean = examples.mean(axis=0)
+                    px = mean.shape[0]
+                    moved = (float(tops[j, 0] - feet[j, 0]), float(tops[j, 1] - feet[j, 1]))
+                    dx, dy = rotate(moved, -lay.board_rotation)
+                    ox, oy = lay.stone_slots[k]
+                    cx, cy = (ox + dx + tile_mm / 2) / tile_mm * px, (oy + dy + tile_mm / 2) / tile_mm * px
+                    s = side / tile_mm * px
+                    m = np.float32([[s / PX, 0, cx - s / 2], [0, s / PX, cy - s / 2]])
+                    flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
+                    bare.append(cv2.warpAffine(mean, m, (PX, PX), flags=flags, borderMode=cv2.BORDER_REFLECT))
+                    cur.append(wins[j])
+                    truth_at = (want.get((e, c), []) + [None] * 9)[k]
+                    read_at = (got.get((e, c), []) + [None] * 9)[k]
+                    info.append((name, str(truth_at), str(read_at)))
     return cur, bare, info, side
 
 

@@ -29,6 +29,7 @@ evaluation set the held-out pack), cached under names of their own.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
@@ -36,6 +37,7 @@ import pickle
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +140,29 @@ def sessions(a: argparse.Namespace) -> Any:
         item = (f"{a.set}{s}{tag}", seated, enr, frames)
         f.write_bytes(pickle.dumps(item))
         yield item
+
+
+@contextlib.contextmanager
+def board_reads() -> Iterator[dict[str, Any]]:
+    """While open, every board read leaves in the dict yielded what the stones of its frame were read
+    from: ``ctx`` (the frame's context), ``tiles`` (the tile read at each position) and ``reader``
+    (the board reader) — for the probes that cut the stone slots again (``stone_relief_probe.py``,
+    ``tools/training/pieces.py``). The reader is as it was once closed."""
+    from games.tribes.vision.readers import board as board_reader
+
+    seen: dict[str, Any] = {}
+    original = board_reader.BoardReader._stones
+
+    def spy(self: Any, ctx: Any, tiles: list[str | None], only: Any = None) -> Any:
+        if only is None:  # the frame's first reading of every stone, not a position read again
+            seen.update(ctx=ctx, tiles=list(tiles), reader=self)
+        return original(self, ctx, tiles, only)
+
+    board_reader.BoardReader._stones = spy  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        board_reader.BoardReader._stones = original  # type: ignore[method-assign]
 
 
 def diff(read: Observation, truth: Observation, errs: dict[str, Counter], where: str) -> None:

@@ -38,7 +38,6 @@ import numpy as np
 
 from games.tribes.rules.profile import default_profile
 from games.tribes.vision.observation import observation_from_truth
-from games.tribes.vision.readers import board as board_reader
 from games.tribes.vision.recognizer import Recognizer
 from vision.relief import PieceModel, relief_features
 
@@ -62,18 +61,11 @@ def collect(group: str, count: int, cache: str, colours: str = "pack") -> dict[s
     the pack's or drawn per session) whose bare art is known: the frame's and the bare art's windows
     (Lab), the bare windows' resolution, whether a stone lies there, its session's index and whether
     the board reader without a pieces model read a stone there."""
+    from benchmarks import vision_diag
+
     profile = default_profile()
-    seen: dict[str, Any] = {}
-    original = board_reader.BoardReader._stones
-
-    def spy(self: Any, ctx: Any, tiles: list[str | None], only: Any = None) -> Any:
-        if only is None:
-            seen.update(ctx=ctx, tiles=list(tiles), reader=self)
-        return original(self, ctx, tiles, only)
-
     frames_l, bares_l, px_l, y_l, sess_l, read_l = [], [], [], [], [], []
-    board_reader.BoardReader._stones = spy  # type: ignore[method-assign]
-    try:
+    with vision_diag.board_reads() as seen:
         for s, (_name, seated, enr, frames) in enumerate(_sessions(group, count, cache, colours)):
             rec = Recognizer(seated, profile, enr, None, stream=False)
             rec.board.pieces = None  # the board reader's own reading, without this model, is the baseline
@@ -98,8 +90,6 @@ def collect(group: str, count: int, cache: str, colours: str = "pack") -> dict[s
                     y_l.append((want.get((e, c), []) + [None] * 9)[k] is not None)
                     read_l.append((got.get((e, c), []) + [None] * 9)[k] is not None)
                     sess_l.append(s)
-    finally:
-        board_reader.BoardReader._stones = original  # type: ignore[method-assign]
     return {
         "frame": np.array(frames_l, np.float32),
         "bare": np.array(bares_l, np.float32),
