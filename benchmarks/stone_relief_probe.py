@@ -11,7 +11,8 @@ curve, 0.5: no better than chance, 1: perfectly):
 * the outline: the radial lightness gradient on a ring at the stone's edge, against the bare art's;
 * a logistic model on an 8 x 8 grid of the lightness difference and of the frame's gradient, trained
   and tested by sessions (four folds), with its errors at probability 0.5 beside the reader's own
-  (black stone or free, on the same slots).
+  (black stone or free, on the same slots; the reader as shipped, which since the eighteenth part
+  also weighs the ``pieces`` model: the seventeenth part's 59 were the colours' alone).
 
 Run from the repository root::
 
