@@ -76,13 +76,13 @@ def sessions(a: argparse.Namespace) -> Any:
     cache = Path(a.cache) / a.set
     cache.mkdir(parents=True, exist_ok=True)
     photos: dict[str, Any] = {}
-    if getattr(a, "piece_colours", "pack") == "random" and a.set == "eval":
+    random_colours = getattr(a, "piece_colours", "pack") == "random"
+    if random_colours and a.set == "eval":
         raise SystemExit("vision_diag: --piece-colours random draws training colours: the tune set only")
     for j, s in enumerate(range(a.first, a.first + a.sessions * a.every, a.every)):
         drift = session_drifts(j, a.drift)  # every other session taken (``--every`` is often even)
         tag = f"{'-drift' if drift else ''}{'-' + a.piles if a.piles != 'fixed' else ''}"
         tag += f"-{a.family}" if a.family else ""
-        random_colours = getattr(a, "piece_colours", "pack") == "random"
         tag += "-rc" if random_colours else ""
         f = cache / f"s{s:03d}-of{a.of}-f{a.frames}{tag}.pkl"
         if f.exists() and not a.re_enroll:

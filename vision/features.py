@@ -55,6 +55,19 @@ def sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def checked_file(path: Path, name: str, want: str) -> str:
+    """The sha256 of model ``name``'s file at ``path``; :class:`ModelError` when it is not there or its
+    digest is not the manifest's ``want`` (empty: not checked)."""
+    if not path.is_file():
+        raise ModelError(str(path), "", f"missing: model {name!r} listed in {MANIFEST} is not there")
+    digest = sha256(path)
+    if want and digest != want:
+        raise ModelError(
+            str(path), "", f"sha256 {digest[:12]}… does not match {MANIFEST} ({want[:12]}…): corrupt or replaced"
+        )
+    return digest
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     """One entry of ``models.json``: file, input side and channels, outputs, sha256."""
@@ -105,16 +118,7 @@ class OnnxModel:
 
         self.spec = spec
         self.path = folder / spec.file
-        if not self.path.is_file():
-            raise ModelError(str(self.path), "", f"missing: model {spec.name!r} listed in {MANIFEST} is not there")
-        digest = sha256(self.path)
-        self.digest = digest  # what the model computes is fixed by its file
-        if spec.sha256 and digest != spec.sha256:
-            raise ModelError(
-                str(self.path),
-                "",
-                f"sha256 {digest[:12]}… does not match {MANIFEST} ({spec.sha256[:12]}…): corrupt or replaced",
-            )
+        self.digest = checked_file(self.path, spec.name, spec.sha256)  # what the model computes is fixed by its file
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -241,6 +245,7 @@ class Models:
         self.threads = threads
         self._specs: dict[str, ModelSpec] | None = None
         self._loaded: dict[str, OnnxModel] = {}
+        self._extras: dict[str, PieceModel | None] = {}
 
     @property
     def specs(self) -> dict[str, ModelSpec]:
@@ -280,22 +285,20 @@ class Models:
     def pieces(self) -> PieceModel | None:
         """The piece-against-bare-art model (``models.json`` ``extras.pieces``: :mod:`vision.relief`),
         its sha256 checked; None when the folder lists none."""
+        if "pieces" in self._extras:
+            return self._extras["pieces"]
         doc = read_json(self.folder / MANIFEST, "the models manifest", ModelError)
         extras = doc.get(EXTRAS) if isinstance(doc, dict) else None
-        if not isinstance(extras, dict) or "pieces" not in extras:
-            return None
-        rd = Reader(str(self.folder / MANIFEST), ModelError)
-        entry = rd.obj(extras["pieces"], f"{EXTRAS}.pieces")
-        path = self.folder / rd.text(rd.get(entry, "file", f"{EXTRAS}.pieces"), f"{EXTRAS}.pieces.file")
-        want = rd.text(rd.get(entry, "sha256", f"{EXTRAS}.pieces"), f"{EXTRAS}.pieces.sha256", empty=True)
-        if not path.is_file():
-            raise ModelError(str(path), "", f"missing: model 'pieces' listed in {MANIFEST} is not there")
-        digest = sha256(path)
-        if want and digest != want:
-            raise ModelError(
-                str(path), "", f"sha256 {digest[:12]}… does not match {MANIFEST} ({want[:12]}…): corrupt or replaced"
-            )
-        return PieceModel.load(path)
+        model = None
+        if isinstance(extras, dict) and "pieces" in extras:
+            at = f"{EXTRAS}.pieces"
+            rd = Reader(str(self.folder / MANIFEST), ModelError)
+            entry = rd.obj(extras["pieces"], at)
+            path = self.folder / rd.text(rd.get(entry, "file", at), f"{at}.file")
+            checked_file(path, "pieces", rd.text(rd.get(entry, "sha256", at), f"{at}.sha256", empty=True))
+            model = PieceModel.load(path)
+        self._extras["pieces"] = model  # loaded once, as the ONNX models are
+        return model
 
     def setting(self, name: str, default: float) -> float:
         """A number from ``models.json`` (the recognizer's tuned settings), or ``default``."""

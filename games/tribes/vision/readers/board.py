@@ -597,9 +597,8 @@ class BoardReader:
         present[add] = True
         top[add] = 1.0 - ratio[add]  # comparable with the likeness scores where R-ACH-9 weighs two slots
         sure[add] = [threshold_conf(1.0 - r, 1.0 - CLOSER) for r in ratio[add]]
-        relief = np.full(len(pts), np.nan)  # the piece model's probability, where it was asked
-        if self.pieces is not None:
-            relief = self._relief(ctx, tiles, pts, labs[:, self._mask].mean(axis=1), present, best, top, sure)
+        # the piece model's probability, where it was asked (NaN elsewhere, and everywhere without one)
+        relief = self._relief(ctx, tiles, pts, labs[:, self._mask].mean(axis=1), present, best, top, sure)
         # R-ACH-9: never two stones of one player on one tile. Of the slots of a tile read as the same
         # colour, the one that shows it most keeps it (the one the relief plainly prefers, where it
         # was asked); the others (a stone's side or shadow seen in the next slot) are left undecided:
