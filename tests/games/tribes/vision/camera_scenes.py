@@ -102,11 +102,16 @@ def dark_renderer() -> Renderer:
 @cache
 def dark_enrollment() -> Enrollment:
     """An enrollment of the dark-art box, as :func:`enrollment` of the classic one."""
-    pack = dark_renderer().pack
+    return enrollment_of(dark_renderer())
+
+
+def enrollment_of(box: Renderer) -> Enrollment:
+    """An enrollment of the box ``box`` renders, as :func:`enrollment` of the classic one: its setup
+    photo, the extra photo, and its pack's event and achievement faces."""
     en = Enroller(default_layout(), default_profile())
     obs, seats = labels_from_state(game().states[1])
-    en.add_frame(dark_renderer().render(game().states[1], camera(), LIGHT, FX, frame_seed=1).image, obs, seats, "setup")
+    en.add_frame(box.render(game().states[1], camera(), LIGHT, FX, frame_seed=1).image, obs, seats, "setup")
     obs2, seats2 = labels_from_table(one_of_each())
-    en.add_frame(dark_renderer().render(one_of_each(), camera(), LIGHT, FX, frame_seed=99).image, obs2, seats2, "extra")
-    en.add_pack(pack, [k for k in pack.faces if k.startswith(("event-", "achievement-"))])
+    en.add_frame(box.render(one_of_each(), camera(), LIGHT, FX, frame_seed=99).image, obs2, seats2, "extra")
+    en.add_pack(box.pack, [k for k in box.pack.faces if k.startswith(("event-", "achievement-"))])
     return en.build()
