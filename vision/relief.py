@@ -9,14 +9,20 @@ in colour as a free slot is); relief does not.
 :func:`relief_features` turns a spot's window in the frame and the bare art's window there (the
 same geometry, both CIE Lab) into a fixed vector: on a :data:`GRID` x :data:`GRID` grid, the
 lightness difference and the chroma difference from the bare art (both at the bare windows'
-resolution) and the lightness gradient of each (new edges are a piece's, edges in both are the
-print's), once as they are and once against the bare art's own contrast (its lightness spread, its
-mean edge: dark and pale art change little in absolute terms). :class:`PieceModel` is a logistic
-model on that vector: the probability that a piece stands there. It is trained on rendered tables
-over every art family (``tools/training/pieces.py``, which also reports each family left out),
-shipped as JSON with its metadata in the models folder (``models.json`` lists it with its sha256),
-and game-neutral: any game's reader that has enrolled bare art can use it. It has seen only our
-renderer's pieces; docs/benchmarks.md ("an eighteenth part") says how far it holds.
+resolution), the lightness gradient of each (new edges are a piece's, edges in both are the
+print's), the size of the lightness difference and the outline of what changed (the gradient of the
+difference: a piece lighter than the art and one darker than it alike — another box's black is a
+grey lighter than dark art), each also against the bare art's own contrast (its lightness spread,
+its mean edge: dark and pale art change little in absolute terms). The bare window is either the
+enrolled art (photos of the tile, softer than the frame) or, in a stream, the spot's own look at
+the table while it was free, at the frame's resolution (``bare_px`` says which).
+
+:class:`PieceModel` is a logistic model on that vector: the probability that a piece stands there.
+It is trained on rendered tables over every art family, against both kinds of bare window
+(``tools/training/pieces.py``, which also reports each family left out), shipped as JSON with its
+metadata in the models folder (``models.json`` lists it with its sha256), and game-neutral: any
+game's reader that has enrolled bare art can use it. It has seen only our renderer's pieces;
+docs/benchmarks.md ("an eighteenth part", "a nineteenth part") says how far it holds.
 """
 
 from __future__ import annotations
@@ -35,9 +41,9 @@ RELIEF_PX = 32
 """Pixels a side of a spot's window (frame and bare art alike)."""
 GRID = 8
 """Cells a side of the grid the features are averaged on."""
-FEATURES = "relief-v1"
+FEATURES = "relief-v2"
 """Name of the feature layout (a model file says which it was trained on)."""
-N_FEATURES = 8 * GRID * GRID
+N_FEATURES = 12 * GRID * GRID
 
 
 def area(windows: np.ndarray, side: int) -> np.ndarray:
@@ -82,9 +88,11 @@ def relief_features(frame_lab: np.ndarray, bare_lab: np.ndarray, bare_px: int) -
         return np.zeros((0, N_FEATURES), np.float32)
     side = min(bare_px, frame.shape[1])
     soft, coarse = area(frame, side), area(bare, side)  # both at the bare art's own resolution
-    d_light = _cells(soft[..., 0] - coarse[..., 0])
+    diff = soft[..., 0] - coarse[..., 0]
+    d_light, d_size = _cells(diff), _cells(np.abs(diff))
     d_chroma = _cells(np.hypot(soft[..., 1] - coarse[..., 1], soft[..., 2] - coarse[..., 2]))
     g_frame, g_bare = _cells(_gradient(frame[..., 0])), _cells(_gradient(bare[..., 0]))
+    g_diff = _cells(_gradient(diff))  # the outline of what changed, lighter or darker than the art
     # the same, against the bare art's own contrast: dark and pale art change little in absolute terms
     spread = bare[..., 0].reshape(len(bare), -1).std(axis=1)[:, None] + 2.0
     edges = g_bare.mean(axis=1, keepdims=True) + 1.0
@@ -98,6 +106,10 @@ def relief_features(frame_lab: np.ndarray, bare_lab: np.ndarray, bare_px: int) -
             d_chroma / spread,
             np.log((g_frame + 1.0) / edges),
             np.log((g_bare + 1.0) / edges),
+            d_size,
+            d_size / spread,
+            g_diff,
+            np.log((g_diff + 1.0) / edges),
         ],
         axis=1,
     ).astype(np.float32)

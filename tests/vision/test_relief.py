@@ -47,6 +47,24 @@ def test_features_are_the_changes_from_the_bare_art_and_its_own_edges() -> None:
         relief_features(bare, bare[:, :16], 16)
 
 
+def test_a_change_counts_alike_lighter_or_darker_than_the_art() -> None:
+    """Another box's black may be lighter than dark art, ours darker than pale: the size of the
+    lightness change and the outline of what changed (the last four blocks) do not depend on its sign,
+    while the signed difference (the first block) does."""
+    bare = np.stack([_texture(s, 40.0) for s in range(2)])
+    yy, xx = np.mgrid[:RELIEF_PX, :RELIEF_PX]
+    disc = np.hypot(xx - 15.5, yy - 15.5) <= 7
+    lighter, darker = bare.copy(), bare.copy()
+    lighter[:, disc, 0] += 12.0
+    darker[:, disc, 0] -= 12.0
+    k = GRID * GRID
+    up, down = (relief_features(w, bare, RELIEF_PX) for w in (lighter, darker))
+    assert np.allclose(up[:, :k], -down[:, :k], atol=1e-3) and up[:, :k].max() > 5
+    assert np.allclose(up[:, 8 * k :], down[:, 8 * k :], atol=1e-3)
+    outline = up[:, 10 * k : 11 * k].reshape(2, GRID, GRID)
+    assert (outline[:, 0, :] < 1e-3).all() and outline.max() > 10  # the disc's rim, nothing at the border
+
+
 def test_area_means_whole_blocks_of_every_window_apart() -> None:
     rng = np.random.default_rng(3)
     w = rng.random((5, 32, 32, 3)).astype(np.float32)

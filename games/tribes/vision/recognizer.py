@@ -218,6 +218,7 @@ class Recognizer:
             templates=board_templates,
             cache=stream if cache is None else cache,
             pieces=pieces,
+            learn=stream,
         )
         table = np.asarray(enr.table, np.float32)  # Lab of the bare table
         self.arrows = ArrowReader(colour_list, table=table, examples=board_examples)
@@ -366,11 +367,12 @@ class Recognizer:
         return draw(check_frame(frame), obs, self.regions, reg)
 
     def reset(self) -> None:
-        """Forget the registration, the motion history and the lands learned so far (e.g. after
-        switching cameras or tables)."""
+        """Forget the registration, the motion history, the lands learned so far and the board's
+        slots as this table shows them (e.g. after switching cameras or tables)."""
         self.registrar.reset()
         self.gate.reset()
         self.support.reset()
+        self.board.reset()
 
 
 LIGHT_PLACES = 48

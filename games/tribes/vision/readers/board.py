@@ -52,8 +52,15 @@ art is as near the bare art in colour as a free slot is; there the **relief** te
 disc lies clearly nearest one player's colour is cut around where a stone's top would be, with the
 bare art's window at that spot, and holds that player's stone where the model gives a piece at
 :data:`PIECE_ON` or more; of a colour read on two slots of one tile, the slot the relief plainly
-prefers keeps it. It only adds and picks (docs/benchmarks.md, "an eighteenth part", has the figures
-and what taking stones away did). A colour read on two
+prefers keeps it. Against the enrolled art it only adds and picks (docs/benchmarks.md, "an eighteenth
+part", has the figures and what taking stones away did). The enrolled art is a poor likeness of a slot as this camera sees
+it (other photos, softer, another exposure): in a **stream** the reader keeps each free slot's own
+look at the table (:attr:`BoardReader.table_bare`, :data:`TABLE_WEIGHT`, learned only where the relief
+sees no piece, :data:`LEARN_BELOW`) and from then on reads the slot's relief against that look
+(:data:`PIECE_ON_TABLE`); a stone put down where the table had shown the slot free then stands out
+however near its colour lies to the art, and a stone the colours read where the slot still shows its
+free look is none (:data:`DROP_ON_TABLE`; "a nineteenth part"). A look the frame no longer shows even
+at its edge (another tile, another light: :data:`STALE`) is forgotten. A colour read on two
 slots of one tile is kept on the slot that shows it most (R-ACH-9: never two stones of one player on
 a tile); trailing free slots are dropped, as in the Observation format.
 """
@@ -149,6 +156,30 @@ RELIEF_APART = 2.0
 odds this much higher (natural log: a factor e^2) keeps the stone (otherwise: the one that shows the
 colour most)."""
 
+TABLE_WEIGHT = 0.5
+"""In a stream, the weight of the newest look at a free slot in what that slot looks like bare *at this
+table* (an exponential mean of its windows while it was read free and its relief showed no piece,
+below :data:`LEARN_BELOW`): the enrolled art comes from other photos (a capture sheet, another exposure,
+softer), the table's own look from this camera under this light, and the relief reads a slot against
+it wherever it is known."""
+LEARN_BELOW = 0.05
+STALE = 15.0
+"""A slot's look at this table is forgotten when the frame's window differs from it by more than this
+(Lab distance, the median over the window's edge): not a piece but another tile or another light."""
+PIECE_ON_TABLE = 0.3
+"""A free slot (by the colours) read against its look at this table holds a piece from this probability
+on (:data:`PIECE_ON` against the enrolled art: against the table's own look a free slot changes far
+less). A slot is learned only below :data:`LEARN_BELOW`, so a stone read at 0.05 or more never sinks
+into the look (learned below 0.5, dark seed 9's black stone, read at about 0.5, did within a few
+frames). Measured in docs/benchmarks.md, "a nineteenth part" (``benchmarks/vision_diag.py
+--table-looks``)."""
+
+DROP_ON_TABLE = True
+"""A stone the colours read on a slot that looks as it did at this table while free (its relief against
+that look below :data:`LEARN_BELOW`) is none. Against the enrolled art the relief never takes a stone
+away (docs/benchmarks.md, "an eighteenth part"); against the table's own look it does ("a nineteenth
+part": dark art's settled frames through the tracker, stone positions misread 448 -> 60)."""
+
 SIDE_FROM_STONES = True
 """A position read face down on which stones are read is face up (R-ACH-5; the module docstring)."""
 
@@ -201,10 +232,14 @@ class BoardReader:
         templates: TemplateMatcher | None = None,
         cache: bool = False,
         pieces: PieceModel | None = None,
+        learn: bool = False,
     ) -> None:
         self.encoder = encoder
         self.pieces = pieces  # whether a piece stands on a slot, by its relief against the bare art
         self._relief_bare: dict[tuple[str, float, float, float], np.ndarray] = {}
+        self.learn = learn  # a stream: the free slots' look at this table is kept (TABLE_WEIGHT)
+        self.table_bare: dict[tuple[str, int, int], np.ndarray] = {}
+        self._edge: np.ndarray | None = None
         self.classifier = classifier
         self.eras = {a.id: a.era for a in profile.achievements}
         self.colours = colours
@@ -216,6 +251,10 @@ class BoardReader:
         self.template_cache = ChangeCache() if cache else None  # a position unchanged since the last frame
         self._bg: dict[str, np.ndarray | None] = {}
         self._discs: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+
+    def reset(self) -> None:
+        """Forget the slots' looks at this table (another table, another camera)."""
+        self.table_bare.clear()
 
     def read(self, ctx: FrameContext) -> tuple[list[BoardReading], set[str]]:
         """One reading per achievement position; ``{"board"}`` hidden when a position is out of view."""
@@ -476,22 +515,28 @@ class BoardReader:
 
     def relief_inputs(
         self, ctx: FrameContext, tiles: list[str | None], pts: list[tuple[int, int, int, tuple[float, float]]]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, list[tuple[str, int, int] | None]]:
         """What :func:`vision.relief.relief_features` reads of each stone slot ``pts``: the frame's
         window around where a stone's top would be (four stone radii a side, Lab), the bare art's
         window there (the mean of the enrolled windows of the tile read at the position, Lab; zeros
-        where never enrolled), whether the bare art is known, and the bare windows' own resolution
-        (pixels a side of that window)."""
+        where never enrolled), whether the bare art is known, the bare windows' own resolution
+        (pixels a side of that window), and the key of each slot's look at this table
+        (:attr:`table_bare`: the tile's label and where on it the window lies, to the millimetre; None
+        on a face-down or unknown tile)."""
         n = len(pts)
         px = RELIEF_PX
         frame = np.zeros((n, px, px, 3), np.float32)
         bare = np.zeros((n, px, px, 3), np.float32)
         known = np.zeros(n, bool)
         if not n:
-            return frame, bare, known, px
+            return frame, bare, known, px, []
         lay = ctx.regions.layout
         side = 4 * ctx.regions.stone_radius
         tops, labels, offsets = self._slot_geometry(ctx, tiles, pts)
+        keys: list[tuple[str, int, int] | None] = [
+            None if lb.startswith("back:") or lb.endswith(UNKNOWN) else (lb, round(float(x)), round(float(y)))
+            for lb, (x, y) in zip(labels, offsets, strict=True)
+        ]
         ps = patch_set("relief", [(float(x), float(y)) for x, y in tops], lay.board_rotation, side, px)
         frame[:] = lab(ctx.windows(ps))
         tile_mm = ctx.regions.board_patches().side_mm
@@ -519,7 +564,7 @@ class BoardReader:
                 self._relief_bare[key] = got
             bare[i] = got
             known[i] = True
-        return frame, bare, known, bare_px
+        return frame, bare, known, bare_px, keys
 
     def _relief(
         self,
@@ -531,31 +576,93 @@ class BoardReader:
         best: np.ndarray,
         top: np.ndarray,
         sure: np.ndarray,
-    ) -> np.ndarray:
+    ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, list[tuple[str, int, int] | None]] | None]:
         """The piece model's say on the slots (in place): a slot the colours left free that plainly
         holds a piece (:data:`PIECE_ON`) and whose disc lies clearly nearest one player's colour
         (:data:`APART`) holds that player's stone. Returns the model's probability per slot (NaN
         where not asked), which also picks the slot of a colour read on two slots of one tile
-        (R-ACH-9, :data:`RELIEF_APART`). The model only adds and picks: taking away a stone the
-        colours read where it sees none was tried and taken back (docs/benchmarks.md, "an
-        eighteenth part": on the held-out pack it missed a stone the colours had seen one slot
-        off, a reading the tracker had used)."""
+        (R-ACH-9, :data:`RELIEF_APART`), and, when learning, the slots cut (indices, frame windows,
+        keys) for :meth:`_learn`. A slot is read against its look at this table where that is known
+        (:data:`TABLE_WEIGHT`; a look the frame no longer shows even at its edge is forgotten first,
+        :data:`STALE`), else against the enrolled art. Against the enrolled art the model only adds
+        and picks: taking away a stone the colours read where it sees none was tried and taken back
+        (docs/benchmarks.md, "an eighteenth part": on the held-out pack it missed a stone the colours
+        had seen one slot off, a reading the tracker had used); against the table's own look a stone
+        the colours read where the slot shows its free look is none (:data:`DROP_ON_TABLE`)."""
         p = np.full(len(pts), np.nan)
         if self.pieces is None or not len(pts):
-            return p
+            return p, None
         order, near, nxt = self._nearest(disc)
-        # only slots the relief could change are cut: a stone read, or a free slot nearest one colour
-        asked = np.flatnonzero(present | (near <= APART * nxt))
-        frame, bare, known, bare_px = self.relief_inputs(ctx, tiles, [pts[i] for i in asked])
-        if known.any():
-            p[asked[known]] = self.pieces.probabilities(relief_features(frame[known], bare[known], bare_px))
+        # only slots the relief could change are asked: a stone read, or a free slot nearest one colour
+        wanted = present | (near <= APART * nxt)
+        cut = np.arange(len(pts)) if self.learn else np.flatnonzero(wanted)  # learning looks at every slot
+        frame, bare, known, bare_px, keys = self.relief_inputs(ctx, tiles, [pts[i] for i in cut])
+        asked = wanted[cut] | self.learn  # learning asks every slot: only what the relief calls bare is kept
+        self._forget_stale(frame, keys)
+        table = np.array([k is not None and k in self.table_bare for k in keys], bool)
+        enrolled = asked & known & ~table
+        if enrolled.any():
+            p[cut[enrolled]] = self.pieces.probabilities(relief_features(frame[enrolled], bare[enrolled], bare_px))
+        here = asked & table
+        on_table = np.zeros(len(pts), bool)
+        on_table[cut[here]] = True
+        if here.any():
+            refs = np.stack([self.table_bare[k] for k, h in zip(keys, here, strict=True) if h and k is not None])
+            p[cut[here]] = self.pieces.probabilities(relief_features(frame[here], refs, RELIEF_PX))
         with np.errstate(invalid="ignore"):
-            on = ~present & (p >= PIECE_ON) & (near <= APART * nxt)
+            on = ~present & (p >= np.where(on_table, PIECE_ON_TABLE, PIECE_ON)) & (near <= APART * nxt)
         present[on] = True
         best[on] = order[on, 0]
         top[on] = p[on]
         sure[on] = p[on]
-        return p
+        if DROP_ON_TABLE:
+            # a stone the colours read where the slot looks as it did at this table while free is none
+            gone = present & on_table & (p < LEARN_BELOW)
+            present[gone] = False
+            sure[gone] = 1.0 - p[gone]
+        return p, ((cut, frame, keys) if self.learn else None)
+
+    def _forget_stale(self, frame: np.ndarray, keys: list[tuple[str, int, int] | None]) -> None:
+        """Forget the looks at this table that the frame's windows (``frame``, Lab, at ``keys``) no longer
+        show even at their edge (:data:`STALE`): a piece changes a slot's middle, another tile or
+        another light changes all of it (a tile read face up while still face down showed its back)."""
+        ring = self._ring()
+        for j, key in enumerate(keys):
+            look = self.table_bare.get(key) if key is not None else None
+            if look is None:
+                continue
+            edge = np.linalg.norm(frame[j][ring] - look[ring], axis=-1)
+            if float(np.median(edge)) > STALE:
+                del self.table_bare[key]
+
+    def _ring(self) -> np.ndarray:
+        """The edge of a relief window (its outer sixth on every side), as a mask."""
+        if self._edge is None:
+            px = RELIEF_PX
+            k = max(1, px // 6)
+            m = np.ones((px, px), bool)
+            m[k:-k, k:-k] = False
+            self._edge = m
+        return self._edge
+
+    def _learn(
+        self,
+        slots: tuple[np.ndarray, np.ndarray, list[tuple[str, int, int] | None]],
+        present: np.ndarray,
+        doubt: np.ndarray,
+        relief: np.ndarray,
+    ) -> None:
+        """Keep the look of every slot read free (no stone, none in doubt, its relief below
+        :data:`LEARN_BELOW`) as what that spot looks like bare at this table (:data:`TABLE_WEIGHT`)."""
+        cut, frame, keys = slots
+        if len(self.table_bare) > 4096:
+            self.table_bare.clear()
+        for j, i in enumerate(cut):
+            key = keys[j]
+            if key is None or present[i] or doubt[i] or not relief[i] < LEARN_BELOW:  # (NaN: not measured)
+                continue
+            old = self.table_bare.get(key)
+            self.table_bare[key] = frame[j] if old is None else (1.0 - TABLE_WEIGHT) * old + TABLE_WEIGHT * frame[j]
 
     def _stones(
         self, ctx: FrameContext, tiles: list[str | None], only: set[tuple[int, int]] | None = None
@@ -598,7 +705,7 @@ class BoardReader:
         top[add] = 1.0 - ratio[add]  # comparable with the likeness scores where R-ACH-9 weighs two slots
         sure[add] = [threshold_conf(1.0 - r, 1.0 - CLOSER) for r in ratio[add]]
         # the piece model's probability, where it was asked (NaN elsewhere, and everywhere without one)
-        relief = self._relief(ctx, tiles, pts, labs[:, self._mask].mean(axis=1), present, best, top, sure)
+        relief, cut = self._relief(ctx, tiles, pts, labs[:, self._mask].mean(axis=1), present, best, top, sure)
         # R-ACH-9: never two stones of one player on one tile. Of the slots of a tile read as the same
         # colour, the one that shows it most keeps it (the one the relief plainly prefers, where it
         # was asked); the others (a stone's side or shadow seen in the next slot) are left undecided:
@@ -621,6 +728,8 @@ class BoardReader:
             doubt[weaker] = True
             strongest[key] = j if weaker == i else i
         present &= ~doubt
+        if cut is not None:
+            self._learn(cut, present, doubt, relief)
         out: dict[tuple[int, int], tuple[list[str | None], float]] = {}
         for i, (e, c, _k, _) in enumerate(pts):
             stones, conf = out.setdefault((e, c), ([], 1.0))

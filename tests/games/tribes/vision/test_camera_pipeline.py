@@ -853,3 +853,40 @@ def test_black_stones_on_dark_art_are_told_by_their_relief():
         alone_wrong += sum(b.stones != w for b, w in zip(rec.read(fr.image).board, want, strict=True))
         rec.board.pieces = pieces
     assert alone_wrong >= 2
+
+
+def test_a_stream_reads_a_grey_black_stone_on_dark_art_against_the_tables_own_look():
+    """Another box's black is a grey (here 60, 56, 52) as dark as dark art, and the enrolled bare
+    windows (other photos, softer) show the art lighter than this camera does: against them the
+    relief misses such a stone. A stream keeps each free slot's look at the table
+    (``BoardReader.table_bare``) and reads a slot against it from then on: the stones put down on
+    every face-up tile after two frames of the bare tiles are all read, none made up; the same frame
+    read without those looks gets stones wrong."""
+    from games.tribes.sim.render import Renderer
+
+    base = cs.dark_renderer()
+    pack = dataclasses.replace(base.pack, colours={**base.pack.colours, "black": (60, 56, 52)})
+    renderer = Renderer(default_layout(), pack, "oak", seed=2)
+    enrollment = cs.enrollment_of(renderer)
+    before = TableModel.from_state(cs.game().states[60])
+    after = TableModel.from_state(cs.game().states[60])
+    black = next(i for i, s in enumerate(after.seats) if s.colour == "black")
+    for era in after.board:
+        for b in era:
+            if b.tile is not None and black not in b.stones and len(b.stones) < 4:
+                b.stones.append(black)
+    cam = cs.camera(18.0, 40.0)
+    bare = [renderer.render(before, cam, cs.LIGHT, cs.FX, frame_seed=s).image for s in (3, 4)]
+    fr = renderer.render(after, cam, cs.LIGHT, cs.FX, frame_seed=7)
+    want = [b.stones for b in observation_from_truth(fr.truth).board]
+    assert sum(s.count("black") for s in want) >= 8
+    assert Recognizer(default_layout(), default_profile(), enrollment).board.learn  # a stream learns
+    rec = Recognizer(default_layout(), default_profile(), enrollment, stream=False)
+    assert rec.board.pieces is not None and not rec.board.learn
+    without = sum(b.stones != w for b, w in zip(rec.read(fr.image).board, want, strict=True))
+    rec.board.learn = True
+    for image in bare:
+        rec.read(image)
+    assert len(rec.board.table_bare) >= 8
+    assert [b.stones for b in rec.read(fr.image).board] == want
+    assert without >= 1
