@@ -23,7 +23,9 @@ DIR`` reads with the models of ``DIR`` (models.json and the onnx files) instead 
 to compare candidates. ``--re-enroll`` makes each cached session's enrollment again with the code as it is (the frames
 stay cached): to try a change to the enrollment. ``--family F`` turns the packs' faces into art family ``F``
 (``games.tribes.sim.families``; the tuning set then uses ``classic`` and ``bold`` in turn, the
-evaluation set the held-out pack), cached under names of their own.
+evaluation set the held-out pack), cached under names of their own. Every frame is read on its own
+unless ``--table-looks``: then the board reader keeps each free stone slot's look at the table from
+one frame of a session to the next, as a stream does (``BoardReader.table_bare``).
 """
 
 from __future__ import annotations
@@ -320,6 +322,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--piles", choices=PILES, default="fixed", help="how members stand on a hex (default: the grid)")
     ap.add_argument("--models", help="folder of models.json and *.onnx (default: the shipped models)")
     ap.add_argument(
+        "--table-looks",
+        action="store_true",
+        help="the board reader keeps each free stone slot's look at the table from one frame of a session "
+        "to the next, as a stream does (default: every frame read on its own)",
+    )
+    ap.add_argument(
         "--member-art",
         type=float,
         help="share of the bare tile's own likeness to a seat's colour taken off the member counter's map "
@@ -346,6 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     for name, seated, enr, frames in sessions(a):
         rec = Recognizer(seated, profile, enr, a.models, stream=False, member_art=a.member_art)
+        rec.board.learn = a.table_looks
         for i, (png, truth, kelvin, tilt) in enumerate(frames):
             img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
             obs = rec.read(img, frame_no=i)
