@@ -828,17 +828,22 @@ def test_which_tile_lies_under_shells_is_reported_no_surer_than_it_is_found():
     assert all(s.tile_conf > 0.9 for s in bare.row if s.tile and not s.event)
 
 
-def test_black_stones_on_dark_art_are_told_by_their_relief():
-    """On dark art a black stone's top is about as near its bare slot in colour as a free slot is;
-    the piece model (``vision.relief``, ``models/pieces.json``) sees it against the bare art by its
-    outline and shading. Every face-up tile gets the black seat's stone; read with the model every
-    stone is where it lies, none made up; the colours alone miss or misplace some of them."""
-    model = TableModel.from_state(cs.game().states[60])
+def _black_on_every_face_up_tile(model: TableModel) -> TableModel:
+    """``model`` with the black seat's stone on every face-up tile that has room for it (in place)."""
     black = next(i for i, s in enumerate(model.seats) if s.colour == "black")
     for era in model.board:
         for b in era:
             if b.tile is not None and black not in b.stones and len(b.stones) < 4:
                 b.stones.append(black)
+    return model
+
+
+def test_black_stones_on_dark_art_are_told_by_their_relief():
+    """On dark art a black stone's top is about as near its bare slot in colour as a free slot is;
+    the piece model (``vision.relief``, ``models/pieces.json``) sees it against the bare art by its
+    outline and shading. Every face-up tile gets the black seat's stone; read with the model every
+    stone is where it lies, none made up; the colours alone miss or misplace some of them."""
+    model = _black_on_every_face_up_tile(TableModel.from_state(cs.game().states[60]))
     rec = Recognizer(default_layout(), default_profile(), cs.dark_enrollment(), stream=False)
     assert rec.board.pieces is not None
     alone_wrong = 0
@@ -869,12 +874,7 @@ def test_a_stream_reads_a_grey_black_stone_on_dark_art_against_the_tables_own_lo
     renderer = Renderer(default_layout(), pack, "oak", seed=2)
     enrollment = cs.enrollment_of(renderer)
     before = TableModel.from_state(cs.game().states[60])
-    after = TableModel.from_state(cs.game().states[60])
-    black = next(i for i, s in enumerate(after.seats) if s.colour == "black")
-    for era in after.board:
-        for b in era:
-            if b.tile is not None and black not in b.stones and len(b.stones) < 4:
-                b.stones.append(black)
+    after = _black_on_every_face_up_tile(TableModel.from_state(cs.game().states[60]))
     cam = cs.camera(18.0, 40.0)
     bare = [renderer.render(before, cam, cs.LIGHT, cs.FX, frame_seed=s).image for s in (3, 4)]
     fr = renderer.render(after, cam, cs.LIGHT, cs.FX, frame_seed=7)
