@@ -53,16 +53,17 @@ disc lies clearly nearest one player's colour is cut around where a stone's top 
 bare art's window at that spot, and holds that player's stone where the model gives a piece at
 :data:`PIECE_ON` or more; of a colour read on two slots of one tile, the slot the relief plainly
 prefers keeps it. Against the enrolled art it only adds and picks (docs/benchmarks.md, "an eighteenth
-part", has the figures and what taking stones away did). The enrolled art is a poor likeness of a slot as this camera sees
-it (other photos, softer, another exposure): in a **stream** the reader keeps each free slot's own
-look at the table (:attr:`BoardReader.table_bare`, :data:`TABLE_WEIGHT`, learned only where the relief
-sees no piece, :data:`LEARN_BELOW`) and from then on reads the slot's relief against that look
-(:data:`PIECE_ON_TABLE`); a stone put down where the table had shown the slot free then stands out
-however near its colour lies to the art, and a stone the colours read where the slot still shows its
-free look is none (:data:`DROP_ON_TABLE`; "a nineteenth part"). A look the frame no longer shows even
-at its edge (another tile, another light: :data:`STALE`) is forgotten. A colour read on two
-slots of one tile is kept on the slot that shows it most (R-ACH-9: never two stones of one player on
-a tile); trailing free slots are dropped, as in the Observation format.
+part", has the figures and what taking stones away did). The enrolled art is a poor likeness of a
+slot as this camera sees it (other photos, softer, another exposure): in a **stream** the reader
+keeps each free slot's own look at the table (:attr:`BoardReader.table_bare`, :data:`TABLE_WEIGHT`,
+learned only where the relief sees no piece, :data:`LEARN_BELOW`) and from then on reads the slot's
+relief against that look (:data:`PIECE_ON_TABLE`); a stone put down where the table had shown the
+slot free then stands out however near its colour lies to the art, and a stone the colours read
+where the slot still shows its free look is none (:data:`DROP_ON_TABLE`; "a nineteenth part"). A
+look the frame no longer shows even at its edge (another tile, another light: :data:`STALE`) is
+forgotten. A colour read on two slots of one tile is kept on the slot that shows it most (R-ACH-9:
+never two stones of one player on a tile); trailing free slots are dropped, as in the Observation
+format.
 """
 
 from __future__ import annotations
@@ -184,6 +185,18 @@ SIDE_FROM_STONES = True
 """A position read face down on which stones are read is face up (R-ACH-5; the module docstring)."""
 
 
+def _edge(px: int) -> np.ndarray:
+    """The edge of a window ``px`` pixels a side (its outer sixth on every side), as a mask."""
+    k = max(1, px // 6)
+    m = np.ones((px, px), bool)
+    m[k:-k, k:-k] = False
+    return m
+
+
+_EDGE = _edge(RELIEF_PX)
+"""Where :data:`STALE` compares a relief window with a slot's look at this table."""
+
+
 class Encoder(Protocol):
     def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray: ...
 
@@ -239,7 +252,6 @@ class BoardReader:
         self._relief_bare: dict[tuple[str, float, float, float], np.ndarray] = {}
         self.learn = learn  # a stream: the free slots' look at this table is kept (TABLE_WEIGHT)
         self.table_bare: dict[tuple[str, int, int], np.ndarray] = {}
-        self._edge: np.ndarray | None = None
         self.classifier = classifier
         self.eras = {a.id: a.era for a in profile.achievements}
         self.colours = colours
@@ -626,7 +638,7 @@ class BoardReader:
         """Forget the looks at this table that the frame's windows (``frame``, Lab, at ``keys``) no longer
         show even at their edge (:data:`STALE`): a piece changes a slot's middle, another tile or
         another light changes all of it (a tile read face up while still face down showed its back)."""
-        ring = self._ring()
+        ring = _EDGE
         for j, key in enumerate(keys):
             look = self.table_bare.get(key) if key is not None else None
             if look is None:
@@ -634,16 +646,6 @@ class BoardReader:
             edge = np.linalg.norm(frame[j][ring] - look[ring], axis=-1)
             if float(np.median(edge)) > STALE:
                 del self.table_bare[key]
-
-    def _ring(self) -> np.ndarray:
-        """The edge of a relief window (its outer sixth on every side), as a mask."""
-        if self._edge is None:
-            px = RELIEF_PX
-            k = max(1, px // 6)
-            m = np.ones((px, px), bool)
-            m[k:-k, k:-k] = False
-            self._edge = m
-        return self._edge
 
     def _learn(
         self,
