@@ -62,3 +62,20 @@ def test_the_diagnostics_refuse_drawn_colours_on_the_evaluation_set() -> None:
     )
     with pytest.raises(SystemExit, match="the tune set only"):
         next(vision_diag.sessions(a))
+
+
+def test_faint_pieces_move_towards_the_bare_art_and_free_slots_are_not_repeated() -> None:
+    data = _slots(32, 3)
+    low = 0.25
+    got = pieces.faint(data, low, seed=1)
+    assert len(got["piece"]) == int(data["piece"].sum()) and got["piece"].all()
+    sel = np.flatnonzero(data["piece"])
+    change, before = got["frame"] - got["bare"], data["frame"][sel] - data["bare"][sel]
+    share = np.array([float((c * b).sum() / (b * b).sum()) for c, b in zip(change, before, strict=True)])
+    assert (share >= low - 1e-4).all() and (share <= 1 + 1e-4).all() and share.std() > 0.05
+    x, y = pieces.training_rows(data, data, low)
+    plain, _ = pieces.training_rows(data, data, 1.0)  # 1: no faint copies
+    half = len(pieces.split(data, 0)["piece"])
+    pieces_in_half = int(pieces.split(data, 0)["piece"].sum())
+    assert len(plain) == 2 * half and len(x) == 2 * half + 2 * pieces_in_half
+    assert y[2 * half :].all()
