@@ -197,6 +197,12 @@ _EDGE = _edge(RELIEF_PX)
 """Where :data:`STALE` compares a relief window with a slot's look at this table."""
 
 
+def kept_look(old: np.ndarray | None, window: np.ndarray) -> np.ndarray:
+    """A slot's look at this table after one more free ``window`` (:data:`TABLE_WEIGHT`; the window
+    itself where none was kept)."""
+    return window if old is None else (1.0 - TABLE_WEIGHT) * old + TABLE_WEIGHT * window
+
+
 class Encoder(Protocol):
     def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray: ...
 
@@ -526,7 +532,11 @@ class BoardReader:
         return tops, labels, np.array(offsets, np.float64).reshape(-1, 2)
 
     def relief_inputs(
-        self, ctx: FrameContext, tiles: list[str | None], pts: list[tuple[int, int, int, tuple[float, float]]]
+        self,
+        ctx: FrameContext,
+        tiles: list[str | None],
+        pts: list[tuple[int, int, int, tuple[float, float]]],
+        geometry: tuple[np.ndarray, list[str], np.ndarray] | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, list[tuple[str, int, int] | None]]:
         """What :func:`vision.relief.relief_features` reads of each stone slot ``pts``: the frame's
         window around where a stone's top would be (four stone radii a side, Lab), the bare art's
@@ -534,7 +544,8 @@ class BoardReader:
         where never enrolled), whether the bare art is known, the bare windows' own resolution
         (pixels a side of that window), and the key of each slot's look at this table
         (:attr:`table_bare`: the tile's label and where on it the window lies, to the millimetre; None
-        on a face-down or unknown tile)."""
+        on a face-down or unknown tile). ``geometry``: the slots' :meth:`_slot_geometry`, where the
+        caller has it already."""
         n = len(pts)
         px = RELIEF_PX
         frame = np.zeros((n, px, px, 3), np.float32)
@@ -544,7 +555,7 @@ class BoardReader:
             return frame, bare, known, px, []
         lay = ctx.regions.layout
         side = 4 * ctx.regions.stone_radius
-        tops, labels, offsets = self._slot_geometry(ctx, tiles, pts)
+        tops, labels, offsets = self._slot_geometry(ctx, tiles, pts) if geometry is None else geometry
         keys: list[tuple[str, int, int] | None] = [
             None if lb.startswith("back:") or lb.endswith(UNKNOWN) else (lb, round(float(x)), round(float(y)))
             for lb, (x, y) in zip(labels, offsets, strict=True)
@@ -583,6 +594,7 @@ class BoardReader:
         ctx: FrameContext,
         tiles: list[str | None],
         pts: list[tuple[int, int, int, tuple[float, float]]],
+        geometry: tuple[np.ndarray, list[str], np.ndarray],
         disc: np.ndarray,
         present: np.ndarray,
         best: np.ndarray,
@@ -608,7 +620,10 @@ class BoardReader:
         # only slots the relief could change are asked: a stone read, or a free slot nearest one colour
         wanted = present | (near <= APART * nxt)
         cut = np.arange(len(pts)) if self.learn else np.flatnonzero(wanted)  # learning looks at every slot
-        frame, bare, known, bare_px, keys = self.relief_inputs(ctx, tiles, [pts[i] for i in cut])
+        tops, labels, offsets = geometry
+        frame, bare, known, bare_px, keys = self.relief_inputs(
+            ctx, tiles, [pts[i] for i in cut], (tops[cut], [labels[i] for i in cut], offsets[cut])
+        )
         asked = wanted[cut] | self.learn  # learning asks every slot: only what the relief calls bare is kept
         self._forget_stale(frame, keys)
         table = np.array([k is not None and k in self.table_bare for k in keys], bool)
@@ -638,12 +653,11 @@ class BoardReader:
         """Forget the looks at this table that the frame's windows (``frame``, Lab, at ``keys``) no longer
         show even at their edge (:data:`STALE`): a piece changes a slot's middle, another tile or
         another light changes all of it (a tile read face up while still face down showed its back)."""
-        ring = _EDGE
         for j, key in enumerate(keys):
             look = self.table_bare.get(key) if key is not None else None
             if look is None:
                 continue
-            edge = np.linalg.norm(frame[j][ring] - look[ring], axis=-1)
+            edge = np.linalg.norm(frame[j][_EDGE] - look[_EDGE], axis=-1)
             if float(np.median(edge)) > STALE:
                 del self.table_bare[key]
 
@@ -663,8 +677,7 @@ class BoardReader:
             key = keys[j]
             if key is None or present[i] or doubt[i] or not relief[i] < LEARN_BELOW:  # (NaN: not measured)
                 continue
-            old = self.table_bare.get(key)
-            self.table_bare[key] = frame[j] if old is None else (1.0 - TABLE_WEIGHT) * old + TABLE_WEIGHT * frame[j]
+            self.table_bare[key] = kept_look(self.table_bare.get(key), frame[j])
 
     def _stones(
         self, ctx: FrameContext, tiles: list[str | None], only: set[tuple[int, int]] | None = None
@@ -707,7 +720,10 @@ class BoardReader:
         top[add] = 1.0 - ratio[add]  # comparable with the likeness scores where R-ACH-9 weighs two slots
         sure[add] = [threshold_conf(1.0 - r, 1.0 - CLOSER) for r in ratio[add]]
         # the piece model's probability, where it was asked (NaN elsewhere, and everywhere without one)
-        relief, cut = self._relief(ctx, tiles, pts, labs[:, self._mask].mean(axis=1), present, best, top, sure)
+        geometry = (tops, labels, offsets)
+        relief, cut = self._relief(
+            ctx, tiles, pts, geometry, labs[:, self._mask].mean(axis=1), present, best, top, sure
+        )
         # R-ACH-9: never two stones of one player on one tile. Of the slots of a tile read as the same
         # colour, the one that shows it most keeps it (the one the relief plainly prefers, where it
         # was asked); the others (a stone's side or shadow seen in the next slot) are left undecided:
