@@ -190,6 +190,7 @@ class Recognizer:
             examples=hex_examples,
             **({} if member_art is None else {"member_art": member_art}),
             templates=TemplateMatcher(*hex_examples, skip=(EMPTY,)) if features == "model" and hex_examples else None,
+            learn=stream,
         )
         row_templates = None
         if features == "model" and enr.windows.get("row") is not None and len(enr.windows["row"]):
@@ -367,12 +368,13 @@ class Recognizer:
         return draw(check_frame(frame), obs, self.regions, reg)
 
     def reset(self) -> None:
-        """Forget the registration, the motion history, the lands learned so far and the board's
-        slots as this table shows them (e.g. after switching cameras or tables)."""
+        """Forget the registration, the motion history, the lands learned so far, and the board's
+        slots and the land's tiles as this table shows them (e.g. after switching cameras or tables)."""
         self.registrar.reset()
         self.gate.reset()
         self.support.reset()
         self.board.reset()
+        self.land.reset()
 
 
 LIGHT_PLACES = 48

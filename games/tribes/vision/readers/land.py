@@ -51,6 +51,19 @@ model fed with the window and a likeness map to the seat's enrolled colour, less
 bare tile of the type read there shows of that colour (``MEMBER_ART``: dark art is not taken for
 black members). Members of other colours on a seat's land are not counted (the rules keep each
 player's members on their own land).
+
+A counter's reading of none that it is unsure of, or of one member, is then held against the bare
+art of that very tile (:meth:`LandReader._held_against_looks`, :class:`~vision.bare.BareLook`'s rule
+on a thumbnail of the count window against each of the type's enrolled windows): dark art under a
+black player's colour leaves the counter at even odds on an empty tile. A tile showing its art (less
+than :data:`ART_SAME` of the inner disc differs) holds none, surely (:data:`EMPTY_CONF`); a reading of
+one member becomes none only where the art shows closely (:data:`FLIP_SAME`: a black member on a dark
+back can differ from it by little more). In a stream (``learn``) the reader also keeps each tile's own
+look at this table while no member stands on it (:attr:`LandReader.table_bare`, keyed by seat and hex
+with the tile's label; learned where the reading is none at :data:`LEARN_CONF` or more, never from a
+member taken away; a running mean, :data:`LOOK_WEIGHT`; forgotten when the tile's label changes), and
+holds each tile against it first, the same way (:data:`EMPTY_SAME`). One-sided, as the bare table's
+check: a window that differs is left to the counter.
 """
 
 from __future__ import annotations
@@ -76,7 +89,7 @@ from games.tribes.vision.readers.base import (
     threshold_conf,
 )
 from games.tribes.vision.regions import COUNT_PATCH_MM, COUNT_PX, EMBED_PX, HEX_PATCH_MM, WALK_FAR, WALK_REACH
-from vision.bare import BareLook
+from vision.bare import BareLook, thumbnails
 from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
 from vision.outline import Outline
@@ -116,6 +129,38 @@ alone / 0.2 / **0.1** / 0.05): pale art 201 / 172 / 163 / 160, dark art 56 / 46 
 variants 22 / 17 / 16 / 16 — 0.1 and 0.05 within 3 windows of each other over all three; 0.1 kept, the
 art's weaker pull where they tie. The whole reader's figures with and without (``benchmarks/vision_diag.py
 --try land.CASCADE=-1``): docs/benchmarks.md, "Unseen boxes, an eleventh part"."""
+TABLE_PX = 24
+"""Pixels per side of a tile's kept look at this table (a 62 mm count window: 2.6 mm a pixel)."""
+EMPTY_SAME = 0.03
+"""A reading of none is sure where less than this share of a tile's count window's inner disc differs
+from its kept look at this table (:attr:`LandReader.table_bare`). On the dark tuning faces with the
+looks kept from frame to frame (``benchmarks/vision_diag.py --set tune --family dark --sessions 24
+--every 1 --table-looks``, its "table look" lines): of 596 tiles holding members none came below 0.10;
+of 2,152 without, 1,194 lay below 0.02 and 243 more below 0.04."""
+EMPTY_CONF = 0.98
+"""The confidence of "no member" on a tile that shows its kept look or its art."""
+ART_SAME = 0.05
+"""A reading of none is sure where less than this share of a tile's count window's inner disc differs
+from one of its type's enrolled windows (the bare art; any frame, stream or not). On the same dark
+faces read one by one (the same command without ``--table-looks``, its "art look" lines): of the 608
+tiles the counter read free unsurely, 515 of the 606 without members lay below 0.05 and the 2 with
+members at 0.10 or more."""
+ART_EXAMPLES = 8
+"""At most this many enrolled windows of a tile type are held against a tile (spread over those enrolled)."""
+FLIP_SAME = 0.02
+"""A reading of one member on a tile becomes none only where less than this share of its window
+differs from its kept look or its type's enrolled art: a black member on a dark back can differ from
+the back by less than :data:`ART_SAME` (dark art through the tracker, seed 6: with that one bound the
+member was taken away, learned into the tile's look, and the tracker had to be corrected), while of the
+941 tiles the counter read one member on, holding members, on the dark tuning faces none came below
+0.09; of the 34 it gave one member they did not hold, 24 lay below 0.02 (the "art look" lines)."""
+LEARN_CONF = 0.9
+"""A tile's look at this table is learned only where the reading is none at least this surely (the
+counter's own, or made sure by the art or the kept look; never a member taken away), and only a
+reading of none less sure than this is held against the art."""
+LOOK_WEIGHT = 0.5
+"""Weight of the newest free window in a tile's kept look (a running mean: slow light follows)."""
+
 CASCADE = 3.0
 """Templates are consulted only where the tile model leaves a second tile type within this cost of
 its best (a factor e³ in p); elsewhere the model alone decides. At share 0.1 (``land_template_eval.py``),
@@ -239,8 +284,18 @@ class LandReader:
         templates: TemplateMatcher | None = None,
         paper_scale: float = PAPER_SCALE,
         structure_share: float = STRUCTURE_SHARE,
+        learn: bool = False,
     ) -> None:
         self.encoder = encoder
+        self.learn = learn  # a stream: each tile's look at this table while free of members is kept
+        self.table_bare: dict[tuple[int, Hex], tuple[str, np.ndarray]] = {}
+        """Per tile (seat, hex): its label and its look at this table while free (a TABLE_PX thumbnail, BGR 0..255)."""
+        self.last_table: dict[tuple[int, Hex], float] = {}
+        """The disagreement with its kept look of every tile that had one in the last frame."""
+        self.last_art: dict[tuple[int, Hex], tuple[float, int]] = {}
+        """The least disagreement with its type's enrolled art of every tile held against it in the last
+        frame (those the counter read free unsurely, or with one member), with the counter's count."""
+        self._art: dict[int, tuple[BareLook, dict[str, list[str]]] | None] = {}
         self.paper_scale = float(paper_scale)
         self.structure_share = float(structure_share)
         self.templates = templates if templates is not None and len(templates) else None
@@ -273,6 +328,10 @@ class LandReader:
         self._near: dict[tuple[int, Hex], bool] = {}
         self._on_reserved: dict[tuple[int, Hex], bool] = {}
         self._marker: dict[tuple[int, Hex], int | None] = {}
+
+    def reset(self) -> None:
+        """Forget the tiles' looks at this table (another table, another camera)."""
+        self.table_bare.clear()
 
     def _marker_under(self, ctx: FrameContext, seat: int, h: Hex) -> int | None:
         """The marker that hex ``h``'s centre lies on (the marker square grown by a quarter hex), if any."""
@@ -376,14 +435,14 @@ class LandReader:
                         self.cache.put(cells[i], thumbs[i], results[cells[i]])
                 for c in cells:
                     if results[c][0] != EMPTY and c not in self.held_back:
-                        for n in neighbours(c[1]):
-                            cell = (c[0], n)
+                        for nb in neighbours(c[1]):
+                            cell = (c[0], nb)
                             if cell in visited:
                                 continue
-                            if self._near_area(ctx, c[0], n):
+                            if self._near_area(ctx, c[0], nb):
                                 visited.add(cell)
                                 nxt.append(cell)
-                            elif self._reserved(ctx, c[0], n):  # the row or the board lies there: empty
+                            elif self._reserved(ctx, c[0], nb):  # the row or the board lies there: empty
                                 visited.add(cell)
                                 results[cell] = (EMPTY, 1.0, 1.0, NO_RIVALS)
             frontier = nxt
@@ -582,11 +641,114 @@ class LandReader:
         self, ctx: FrameContext, tiles: list[tuple[int, Hex]], labels: list[str]
     ) -> dict[tuple[int, Hex], tuple[int, float]]:
         out: dict[tuple[int, Hex], tuple[int, float]] = {}
+        self.last_table, self.last_art = {}, {}
         if not tiles:
             return out
         ps = ctx.regions.count_patches(tiles)
         inside = ctx.inside(ps)
         win = ctx.windows(ps)
+        self._count(ctx, tiles, labels, win, inside, out)
+        self._held_against_looks(ctx, tiles, labels, win, inside, out)
+        return out
+
+    def _held_against_looks(
+        self,
+        ctx: FrameContext,
+        tiles: list[tuple[int, Hex]],
+        labels: list[str],
+        win: np.ndarray,
+        inside: np.ndarray,
+        out: dict[tuple[int, Hex], tuple[int, float]],
+    ) -> None:
+        """Hold the counted tiles in view against their own looks at this table while free (a stream)
+        and, where that does not settle it, against their types' enrolled art: a reading of none on a
+        tile that shows either (:data:`EMPTY_SAME`, :data:`ART_SAME`) is sure (:data:`EMPTY_CONF`), a
+        reading of one member on a tile that shows either closely (:data:`FLIP_SAME`) becomes none.
+        A stream then learns the looks of the tiles read free (:data:`LEARN_CONF`; never from a
+        reading turned to none here) and forgets those whose tile changed."""
+        thumbs = thumbnails(win, TABLE_PX)
+        q = thumbs.astype(np.float32) / 255.0
+        table = np.full(len(tiles), np.nan, np.float32)
+        art = np.full(len(tiles), np.nan, np.float32)
+        looks: dict[int, np.ndarray] = {}
+        if self.learn:
+            for j, c in enumerate(tiles):
+                look = self.table_bare.get(c)
+                if look is not None and look[0] != labels[j]:
+                    del self.table_bare[c]  # another tile or its other side lies there now
+                elif look is not None and inside[j]:
+                    looks[j] = look[1]
+        if looks:
+            at = list(looks)
+            ref = BareLook([str(j) for j in at], np.clip(np.stack(list(looks.values())) + 0.5, 0, 255).astype(np.uint8))
+            table[at] = ref.disagreement([str(j) for j in at], q[at])
+            self.last_table.update({tiles[j]: float(table[j]) for j in at})
+        with np.errstate(invalid="ignore"):  # NaN: no look kept, nothing enrolled
+            settled = (table < FLIP_SAME) | ((table < EMPTY_SAME) & np.array([out[c][0] == 0 for c in tiles]))
+        # the art is asked where the counter reads one member, or none unsurely (below LEARN_CONF): a
+        # window with more members would not show the art
+        ask = [
+            j
+            for j, (n, conf) in enumerate(out[c] for c in tiles)
+            if inside[j] and not settled[j] and (n == 1 or (n == 0 and conf < LEARN_CONF))
+        ]
+        for seat in sorted({tiles[j][0] for j in ask}):
+            enrolled = self._art_looks(ctx, seat)
+            if enrolled is None:
+                continue
+            pairs = [(j, key) for j in ask if tiles[j][0] == seat for key in enrolled[1].get(labels[j], [])]
+            if not pairs:
+                continue
+            shares = enrolled[0].disagreement([k for _, k in pairs], q[[j for j, _ in pairs]])
+            for (j, _), share in zip(pairs, shares, strict=True):
+                art[j] = min(float(share), float(np.nan_to_num(art[j], nan=1.0)))
+            self.last_art.update({tiles[j]: (float(art[j]), out[tiles[j]][0]) for j, _ in pairs})
+        with np.errstate(invalid="ignore"):
+            free = (table < EMPTY_SAME) | (art < ART_SAME)
+            clear = (table < FLIP_SAME) | (art < FLIP_SAME)
+        for j, c in enumerate(tiles):
+            n, conf = out[c]
+            flipped = n == 1 and bool(clear[j])
+            if flipped or (n == 0 and free[j]):
+                n, conf = out[c] = (0, max(EMPTY_CONF, conf if n == 0 else 0.0))
+            if self.learn and inside[j] and n == 0 and conf >= LEARN_CONF and not flipped:
+                fresh = thumbs[j].astype(np.float32)
+                old = looks.get(j) if table[j] < EMPTY_SAME else None  # a look no longer shown: afresh
+                kept = fresh if old is None else (1.0 - LOOK_WEIGHT) * old + LOOK_WEIGHT * fresh
+                self.table_bare[c] = (labels[j], kept)
+
+    def _art_looks(self, ctx: FrameContext, seat: int) -> tuple[BareLook, dict[str, list[str]]] | None:
+        """The enrolled windows of every tile type as thumbnails of a count window turned as ``seat``'s
+        (TABLE_PX), and each label's keys among them; None when nothing was enrolled."""
+        if seat not in self._art:
+            got = None
+            if self.examples is not None and len(self.examples[1]):
+                wins, names = self.examples
+                keep = []
+                for label in sorted(set(names) - {EMPTY}):  # at most ART_EXAMPLES of each, spread
+                    idx = [i for i, lb in enumerate(names) if lb == label]
+                    spread = np.linspace(0, len(idx) - 1, min(len(idx), ART_EXAMPLES)).round().astype(int)
+                    keep += [idx[k] for k in spread]
+                if keep:
+                    maps = np.stack([_to_count_window(np.asarray(wins[i], np.float32), ctx, seat) for i in keep])
+                    keys = [f"{names[i]}#{k}" for k, i in enumerate(keep)]
+                    by: dict[str, list[str]] = {}
+                    for i, key in zip(keep, keys, strict=True):
+                        by.setdefault(names[i], []).append(key)
+                    got = (BareLook(keys, thumbnails(maps, TABLE_PX)), by)
+            self._art[seat] = got
+        return self._art[seat]
+
+    def _count(
+        self,
+        ctx: FrameContext,
+        tiles: list[tuple[int, Hex]],
+        labels: list[str],
+        win: np.ndarray,
+        inside: np.ndarray,
+        out: dict[tuple[int, Hex], tuple[int, float]],
+    ) -> None:
+        """The counter's reading of every tile into ``out`` (kept ones from the stream's cache)."""
         if self.count_cache is not None:
             hits, misses, thumbs = self.count_cache.split(ctx.reg.serial, list(tiles), win)
         else:
@@ -594,7 +756,7 @@ class LandReader:
         for i, value in hits.items():
             out[tiles[i]] = value  # type: ignore[assignment]
         if not misses:
-            return out
+            return
         win = win[misses]
         like = np.empty(win.shape[:3], np.float32)
         labs = lab(win)
@@ -615,7 +777,6 @@ class LandReader:
             out[tiles[i]] = (k, conf)
             if thumbs is not None and self.count_cache is not None:
                 self.count_cache.put(tiles[i], thumbs[i], (k, conf))
-        return out
 
 
 def _to_count_window(hex_map: np.ndarray, ctx: FrameContext, seat: int) -> np.ndarray:

@@ -860,6 +860,30 @@ def test_black_stones_on_dark_art_are_told_by_their_relief():
     assert alone_wrong >= 2
 
 
+def test_empty_tiles_of_dark_art_that_show_their_enrolled_art_are_read_free_surely(monkeypatch: Any) -> None:
+    """On dark art the member counter is unsure of an empty tile under a dark player's colour; a tile
+    whose count window still shows its type's enrolled art holds none, surely
+    (``LandReader._held_against_looks``, ``ART_SAME``). Two positions of the dark box: several empty
+    tiles read free at EMPTY_CONF, no member count wrong; with the check off, none that sure."""
+    from games.tribes.vision.readers import land
+
+    def sure_free(art_same: float) -> int:
+        monkeypatch.setattr(land, "ART_SAME", art_same)
+        monkeypatch.setattr(land, "FLIP_SAME", min(art_same, land.FLIP_SAME))
+        rec = Recognizer(default_layout(), default_profile(), cs.dark_enrollment(), stream=False)
+        sure = 0
+        for move in (30, 60):
+            fr = cs.dark_renderer().render(cs.game().states[move], cs.camera(), cs.LIGHT, cs.FX, frame_seed=move)
+            truth = {(h.seat, h.hex): h.members for h in observation_from_truth(fr.truth).hexes if h.tile}
+            read = {(h.seat, h.hex): h for h in rec.read(fr.image).hexes if (h.seat, h.hex) in truth}
+            assert {c: dict(h.members) for c, h in read.items()} == {c: dict(m) for c, m in truth.items()}
+            sure += sum(1 for c, h in read.items() if not truth[c] and h.members_conf >= land.EMPTY_CONF)
+        return sure
+
+    assert sure_free(land.ART_SAME) >= 5
+    assert sure_free(0.0) == 0
+
+
 def test_a_stream_reads_a_grey_black_stone_on_dark_art_against_the_tables_own_look():
     """Another box's black is a grey (here 60, 56, 52) as dark as dark art, and the enrolled bare
     windows (other photos, softer) show the art lighter than this camera does: against them the

@@ -1,0 +1,155 @@
+"""Members held against the bare look of the very tile they would stand on
+(games.tribes.vision.readers.land): a tile whose count window still shows its type's enrolled art, or
+in a stream its own look at this table while it was free, holds no member, surely, whatever the
+counter made of dark art under a black player's colour; a tile that shows a member is left to the
+counter; a stream learns only the looks of tiles read free surely and forgets them when the tile
+changes."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from games.tribes.rules.profile import default_profile
+from games.tribes.vision.layout import default_layout
+from games.tribes.vision.readers import land
+from games.tribes.vision.readers.land import LandReader
+from games.tribes.vision.regions import COUNT_PATCH_MM, COUNT_PX, EMBED_PX, HEX_PATCH_MM, Regions
+
+BLACK = np.array([3.5, 0.0, -1.0], np.float32)  # Lab of the black members, as enrolled
+SEAT = 0
+TILE = (SEAT, (1, 0))
+LABEL = "resource:goat"
+
+
+def _window(side_mm: float, px: int, member: bool, light: tuple[float, float, float] = (1, 1, 1)) -> np.ndarray:
+    """A window ``side_mm`` wide of dark, dotted tile art (normalised BGR), with a black member (a
+    disc of 6 mm radius) 5 mm off its centre, all under a light of gains ``light`` (B, G, R)."""
+    c = (np.arange(px) + 0.5) / px * side_mm - side_mm / 2
+    x, y = np.meshgrid(c, c)
+    out = np.empty((px, px, 3), np.float32)
+    out[:] = (0.10, 0.14, 0.18)
+    out[np.hypot((x + 3) % 6 - 3, (y + 3) % 6 - 3) < 1.6] = (0.05, 0.06, 0.07)
+    if member:
+        out[np.hypot(x - 5, y) < 6] = 0.01
+    return out * np.asarray(light, np.float32)
+
+
+class _Counter:
+    """Says what it is told: P(count) per window, the same for every window."""
+
+    def __init__(self, count: int, p: float) -> None:
+        self.set(count, p)
+
+    def set(self, count: int, p: float) -> None:
+        self.row = np.full(16, (1.0 - p) / 15, np.float32)
+        self.row[count] = p
+
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray:
+        return np.tile(self.row, (len(like), 1))
+
+
+class _Ctx:
+    def __init__(self, window: np.ndarray) -> None:
+        self.regions = Regions(default_layout(), default_profile())
+        self.reg = SimpleNamespace(serial=1)
+        self.window = window
+
+    def inside(self, ps: Any) -> np.ndarray:
+        return np.ones(1, bool)
+
+    def windows(self, ps: Any) -> np.ndarray:
+        return self.window[None]
+
+
+def _reader(counter: _Counter, learn: bool, enrolled: bool = True) -> LandReader:
+    art = _window(HEX_PATCH_MM, EMBED_PX, member=False)
+    return LandReader(
+        encoder=None,  # type: ignore[arg-type]
+        classifiers={},
+        counter=counter,
+        colours={SEAT: ("black", BLACK, 1.5)},
+        examples=(np.stack([art, art]), [LABEL, LABEL]) if enrolled else None,
+        learn=learn,
+    )
+
+
+def _read(reader: LandReader, window: np.ndarray, label: str = LABEL) -> tuple[int, float]:
+    return reader._members(_Ctx(window), [TILE], [label])[TILE]  # type: ignore[arg-type]
+
+
+def test_a_tile_showing_its_enrolled_art_holds_no_member_and_one_showing_a_member_is_left_to_the_counter() -> None:
+    bare = _window(COUNT_PATCH_MM, COUNT_PX, member=False)
+    fooled = _Counter(1, 0.7)  # dark art under a black player's colour: the counter sees a member
+    reader = _reader(fooled, learn=False)
+    assert _read(reader, bare) == (0, land.EMPTY_CONF)
+    assert reader.last_art[TILE][0] < land.ART_SAME
+    unsure = _Counter(0, 0.6)
+    assert _read(_reader(unsure, learn=False), bare) == (0, land.EMPTY_CONF)
+    # a member standing there: the window is not the art, so the counter's reading stands
+    with_member = _window(COUNT_PATCH_MM, COUNT_PX, member=True)
+    n, conf = _read(_reader(_Counter(1, 0.7), learn=False), with_member)
+    assert (n, round(conf, 3)) == (1, 0.7)
+    assert reader.table_bare == {}  # a single photo keeps no looks
+    # two members or more are not held against the art at all; nor is a tile nothing was enrolled of
+    assert _read(_reader(_Counter(2, 0.7), learn=False), bare)[0] == 2
+    assert _read(_reader(_Counter(1, 0.7), learn=False, enrolled=False), bare)[0] == 1
+    # nor a counter's sure reading of none (it stays as sure as it was)
+    n, conf = _read(_reader(_Counter(0, 0.95), learn=False), bare)
+    assert n == 0 and abs(conf - 0.95) < 1e-6
+
+
+def test_a_stream_learns_a_free_tiles_look_at_this_table_reads_it_surely_free_then_and_forgets_it() -> None:
+    # this camera shows the art warmer than enrollment did: the enrolled art no longer helps
+    warm = (0.7, 1.0, 1.6)
+    bare = _window(COUNT_PATCH_MM, COUNT_PX, member=False, light=warm)
+    counter = _Counter(0, 0.6)
+    reader = _reader(counter, learn=True)
+    n, conf = _read(reader, bare)
+    assert n == 0 and conf < land.EMPTY_CONF
+    assert reader.last_art[TILE][0] >= land.ART_SAME and reader.table_bare == {}  # unsure: not learned
+    counter.set(0, 0.95)
+    assert _read(reader, bare)[0] == 0
+    assert TILE in reader.table_bare and reader.table_bare[TILE][0] == LABEL
+    counter.set(1, 0.7)  # the counter's doubt on the very same look
+    assert _read(reader, bare) == (0, land.EMPTY_CONF)
+    assert reader.last_table[TILE] < land.EMPTY_SAME
+    # a black member put down there: the look is not shown, the counter decides, the look is kept
+    counter.set(1, 0.8)
+    assert _read(reader, _window(COUNT_PATCH_MM, COUNT_PX, member=True, light=warm))[0] == 1
+    assert reader.last_table[TILE] >= land.EMPTY_SAME and TILE in reader.table_bare
+    # the light drifts slowly: the look follows it
+    counter.set(0, 0.95)
+    kept = reader.table_bare[TILE][1].copy()
+    _read(reader, _window(COUNT_PATCH_MM, COUNT_PX, member=False, light=(0.72, 1.02, 1.63)))
+    w = land.LOOK_WEIGHT
+    assert 0 < w < 1 and not np.allclose(reader.table_bare[TILE][1], kept)
+    # the tile turned over (another label there now): its look is forgotten
+    counter.set(1, 0.7)
+    assert _read(reader, bare, label="exhausted")[0] == 1 and TILE not in reader.table_bare
+    counter.set(0, 0.95)
+    _read(reader, bare)
+    assert TILE in reader.table_bare
+    reader.reset()
+    assert reader.table_bare == {}
+
+
+def test_one_member_is_taken_away_only_where_the_art_shows_closely(monkeypatch: Any) -> None:
+    """Between FLIP_SAME and ART_SAME a window is near enough its art to make a reading of none sure,
+    not near enough to take a member away (a black member on a dark back can differ that little)."""
+    with_member = _window(COUNT_PATCH_MM, COUNT_PX, member=True)
+    reader = _reader(_Counter(1, 0.6), learn=False)
+    assert _read(reader, with_member)[0] == 1
+    share, counted = reader.last_art[TILE]
+    assert counted == 1
+    assert share > land.FLIP_SAME
+    monkeypatch.setattr(land, "ART_SAME", share + 0.01)  # as near as a black member on a dark back
+    assert _read(_reader(_Counter(1, 0.6), learn=False), with_member)[0] == 1
+    assert _read(_reader(_Counter(0, 0.6), learn=False), with_member) == (0, land.EMPTY_CONF)
+    monkeypatch.setattr(land, "FLIP_SAME", share + 0.01)
+    assert _read(_reader(_Counter(1, 0.6), learn=False), with_member) == (0, land.EMPTY_CONF)
+    # a stream never learns a look from a member taken away
+    stream = _reader(_Counter(1, 0.6), learn=True)
+    assert _read(stream, with_member) == (0, land.EMPTY_CONF) and stream.table_bare == {}
