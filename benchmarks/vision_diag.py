@@ -24,8 +24,9 @@ to compare candidates. ``--re-enroll`` makes each cached session's enrollment ag
 stay cached): to try a change to the enrollment. ``--family F`` turns the packs' faces into art family ``F``
 (``games.tribes.sim.families``; the tuning set then uses ``classic`` and ``bold`` in turn, the
 evaluation set the held-out pack), cached under names of their own. Every frame is read on its own
-unless ``--table-looks``: then the board reader keeps each free stone slot's look at the table from
-one frame of a session to the next, as a stream does (``BoardReader.table_bare``).
+unless ``--table-looks``: then the board reader keeps each free stone slot's look at the table, and
+the land reader each tile's while no member stands on it, from one frame of a session to the next,
+as a stream does (``BoardReader.table_bare``, ``LandReader.table_bare``).
 """
 
 from __future__ import annotations
@@ -324,8 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--table-looks",
         action="store_true",
-        help="the board reader keeps each free stone slot's look at the table from one frame of a session "
-        "to the next, as a stream does (default: every frame read on its own)",
+        help="the board reader keeps each free stone slot's look at the table, and the land reader each "
+        "tile's while free of members, from one frame of a session to the next, as a stream does (default: "
+        "every frame read on its own)",
     )
     ap.add_argument(
         "--member-art",
@@ -354,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     for name, seated, enr, frames in sessions(a):
         rec = Recognizer(seated, profile, enr, a.models, stream=False, member_art=a.member_art)
-        rec.board.learn = a.table_looks
+        rec.board.learn = rec.land.learn = a.table_looks
         for i, (png, truth, kelvin, tilt) in enumerate(frames):
             img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
             obs = rec.read(img, frame_no=i)
@@ -369,6 +371,13 @@ def main(argv: list[str] | None = None) -> int:
             for c, v in rec.land.last_bare.items():  # every hex window read, against the hex's bare look
                 kind = "bare look: on a tile" if c in truth_tiles else "bare look: on no tile"
                 errs[kind][f"{min(int(v * 10), 9) / 10:.1f}"] += 1
+            held = {(h.seat, h.hex): sum(h.members.values()) for h in t.hexes if h.tile}
+            for c, v in rec.land.last_table.items():  # every tile against its kept look at this table
+                kind = "table look: no member" if held.get(c, 0) == 0 else "table look: members"
+                errs[kind][f"{min(int(v * 50), 9) / 50:.2f}"] += 1
+            for c, (v, counted) in rec.land.last_art.items():  # tiles held against their type's art
+                kind = f"art look: counted {counted}, {'no member' if held.get(c, 0) == 0 else 'members'}"
+                errs[kind][f"{min(int(v * 100), 10) / 100:.2f}"] += 1
         print(f"{name} done ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
     for k, (ok, tot) in totals.items():
         print(f"{k:28s} {100 * ok / max(tot, 1):7.2f}%  ({tot - ok} wrong of {tot})")
