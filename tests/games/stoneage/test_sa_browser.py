@@ -67,9 +67,17 @@ def landed(runtime: GameRuntime, move: str, timeout: float = 8.0) -> None:
         time.sleep(0.02)
 
 
-def in_first_screen(page: Page, testid: str) -> None:
-    box = page.get_by_test_id(testid).first.bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (testid, box)
+def in_first_screen(page: Page, testid: str, timeout: float = 8.0) -> None:
+    """``testid`` lies on the first screen, within ``timeout`` seconds: the page brings whose turn it
+    is back to the top once its write has landed, which may come a moment after the view showed the
+    new turn (under load the check ran first and found the page still scrolled down)."""
+    end = time.monotonic() + timeout
+    while True:
+        box = page.get_by_test_id(testid).first.bounding_box()
+        if box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]:
+            return
+        assert time.monotonic() < end, (testid, box)
+        page.wait_for_timeout(50)
 
 
 def no_sideways_scroll(page: Page, width: int) -> None:
