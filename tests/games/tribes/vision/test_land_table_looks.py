@@ -7,16 +7,14 @@ changes."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-from games.tribes.rules.profile import default_profile
-from games.tribes.vision.layout import default_layout
 from games.tribes.vision.readers import land
 from games.tribes.vision.readers.land import LandReader
-from games.tribes.vision.regions import COUNT_PATCH_MM, COUNT_PX, EMBED_PX, HEX_PATCH_MM, Regions
+from games.tribes.vision.regions import COUNT_PATCH_MM, COUNT_PX, EMBED_PX, HEX_PATCH_MM
+from tests.games.tribes.vision.one_window import OneWindow
 
 BLACK = np.array([3.5, 0.0, -1.0], np.float32)  # Lab of the black members, as enrolled
 SEAT = 0
@@ -51,19 +49,6 @@ class _Counter:
         return np.tile(self.row, (len(like), 1))
 
 
-class _Ctx:
-    def __init__(self, window: np.ndarray) -> None:
-        self.regions = Regions(default_layout(), default_profile())
-        self.reg = SimpleNamespace(serial=1)
-        self.window = window
-
-    def inside(self, ps: Any) -> np.ndarray:
-        return np.ones(1, bool)
-
-    def windows(self, ps: Any) -> np.ndarray:
-        return self.window[None]
-
-
 def _reader(counter: _Counter, learn: bool, enrolled: bool = True) -> LandReader:
     art = _window(HEX_PATCH_MM, EMBED_PX, member=False)
     return LandReader(
@@ -77,7 +62,7 @@ def _reader(counter: _Counter, learn: bool, enrolled: bool = True) -> LandReader
 
 
 def _read(reader: LandReader, window: np.ndarray, label: str = LABEL) -> tuple[int, float]:
-    return reader._members(_Ctx(window), [TILE], [label])[TILE]  # type: ignore[arg-type]
+    return reader._members(OneWindow(window), [TILE], [label])[TILE]  # type: ignore[arg-type]
 
 
 def test_a_tile_showing_its_enrolled_art_holds_no_member_and_one_showing_a_member_is_left_to_the_counter() -> None:

@@ -5,15 +5,11 @@ all of it, and a member standing on one enrolled example is not taken for the ti
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any
-
 import numpy as np
 
-from games.tribes.rules.profile import default_profile
-from games.tribes.vision.layout import default_layout
 from games.tribes.vision.readers.land import MEMBER_ART, LandReader
-from games.tribes.vision.regions import COUNT_PATCH_MM, COUNT_PX, EMBED_PX, HEX_PATCH_MM, Regions
+from games.tribes.vision.regions import COUNT_PATCH_MM, COUNT_PX, EMBED_PX, HEX_PATCH_MM
+from tests.games.tribes.vision.one_window import OneWindow
 
 BLACK = np.array([3.5, 0.0, -1.0], np.float32)  # Lab of the black members, as enrolled
 SEAT = 0
@@ -46,19 +42,6 @@ class _Counter:
         return np.tile(np.eye(16, dtype=np.float32)[0], (len(like), 1))
 
 
-class _Ctx:
-    def __init__(self, window: np.ndarray) -> None:
-        self.regions = Regions(default_layout(), default_profile())
-        self.reg = SimpleNamespace(serial=1)
-        self._window = window
-
-    def inside(self, ps: Any) -> np.ndarray:
-        return np.ones(1, bool)
-
-    def windows(self, ps: Any) -> np.ndarray:
-        return self._window[None]
-
-
 def _map(label: str, count_window: np.ndarray, examples: list[np.ndarray], member_art: float) -> np.ndarray:
     counter = _Counter()
     reader = LandReader(
@@ -69,7 +52,7 @@ def _map(label: str, count_window: np.ndarray, examples: list[np.ndarray], membe
         examples=(np.stack(examples), [label] * len(examples)),
         member_art=member_art,
     )
-    reader._members(_Ctx(count_window), [TILE], [label])  # type: ignore[arg-type]
+    reader._members(OneWindow(count_window), [TILE], [label])  # type: ignore[arg-type]
     return counter.like[0][0]
 
 
