@@ -647,8 +647,11 @@ class LandReader:
         ps = ctx.regions.count_patches(tiles)
         inside = ctx.inside(ps)
         win = ctx.windows(ps)
-        self._count(ctx, tiles, labels, win, inside, out)
-        self._held_against_looks(ctx, tiles, labels, win, inside, out)
+        fresh, thumbs = self._count(ctx, tiles, labels, win, inside, out)
+        self._held_against_looks(ctx, tiles, labels, win, inside, out, fresh)
+        if thumbs is not None and self.count_cache is not None:
+            for i in fresh:  # a window that does not change keeps its reading, looks held against included
+                self.count_cache.put(tiles[i], thumbs[i], out[tiles[i]])
         return out
 
     def _held_against_looks(
@@ -659,13 +662,16 @@ class LandReader:
         win: np.ndarray,
         inside: np.ndarray,
         out: dict[tuple[int, Hex], tuple[int, float]],
+        fresh: list[int],
     ) -> None:
-        """Hold the counted tiles in view against their own looks at this table while free (a stream)
-        and, where that does not settle it, against their types' enrolled art: a reading of none on a
-        tile that shows either (:data:`EMPTY_SAME`, :data:`ART_SAME`) is sure (:data:`EMPTY_CONF`), a
-        reading of one member on a tile that shows either closely (:data:`FLIP_SAME`) becomes none.
-        A stream then learns the looks of the tiles read free (:data:`LEARN_CONF`; never from a
-        reading turned to none here) and forgets those whose tile changed."""
+        """Hold the tiles in view counted afresh (``fresh``, indices into ``tiles``: a stream's unchanged
+        windows keep their readings) against their own looks at this table while free (a stream) and,
+        where that does not settle it, against their types' enrolled art: a reading of none on a tile
+        that shows either (:data:`EMPTY_SAME`, :data:`ART_SAME`) is sure (:data:`EMPTY_CONF`), a reading
+        of one member on a tile that shows either closely (:data:`FLIP_SAME`) becomes none. A stream
+        then learns the looks of the tiles read free (:data:`LEARN_CONF`; never from a reading turned
+        to none here) and forgets those whose tile changed."""
+        inside = np.asarray(inside, bool) & np.isin(np.arange(len(tiles)), fresh)
         thumbs = thumbnails(win, TABLE_PX)
         q = thumbs.astype(np.float32) / 255.0
         table = np.full(len(tiles), np.nan, np.float32)
@@ -712,9 +718,9 @@ class LandReader:
             if flipped or (n == 0 and free[j]):
                 n, conf = out[c] = (0, max(EMPTY_CONF, conf if n == 0 else 0.0))
             if self.learn and inside[j] and n == 0 and conf >= LEARN_CONF and not flipped:
-                fresh = thumbs[j].astype(np.float32)
+                new = thumbs[j].astype(np.float32)
                 old = looks.get(j) if table[j] < EMPTY_SAME else None  # a look no longer shown: afresh
-                kept = fresh if old is None else (1.0 - LOOK_WEIGHT) * old + LOOK_WEIGHT * fresh
+                kept = new if old is None else (1.0 - LOOK_WEIGHT) * old + LOOK_WEIGHT * new
                 self.table_bare[c] = (labels[j], kept)
 
     def _art_looks(self, ctx: FrameContext, seat: int) -> tuple[BareLook, dict[str, list[str]]] | None:
@@ -747,8 +753,10 @@ class LandReader:
         win: np.ndarray,
         inside: np.ndarray,
         out: dict[tuple[int, Hex], tuple[int, float]],
-    ) -> None:
-        """The counter's reading of every tile into ``out`` (kept ones from the stream's cache)."""
+    ) -> tuple[list[int], np.ndarray | None]:
+        """The counter's reading of every tile into ``out``; those whose windows did not change since a
+        stream last read them keep that reading (the count cache). Returns the tiles counted afresh
+        (indices into ``tiles``) and the cache's thumbnails of the windows (None without a cache)."""
         if self.count_cache is not None:
             hits, misses, thumbs = self.count_cache.split(ctx.reg.serial, list(tiles), win)
         else:
@@ -756,7 +764,7 @@ class LandReader:
         for i, value in hits.items():
             out[tiles[i]] = value  # type: ignore[assignment]
         if not misses:
-            return
+            return misses, thumbs
         win = win[misses]
         like = np.empty(win.shape[:3], np.float32)
         labs = lab(win)
@@ -775,8 +783,7 @@ class LandReader:
             k = int(probs[j].argmax())
             conf = float(probs[j, k]) * (1.0 if inside[i] else 0.5)
             out[tiles[i]] = (k, conf)
-            if thumbs is not None and self.count_cache is not None:
-                self.count_cache.put(tiles[i], thumbs[i], (k, conf))
+        return misses, thumbs
 
 
 def _to_count_window(hex_map: np.ndarray, ctx: FrameContext, seat: int) -> np.ndarray:

@@ -49,7 +49,7 @@ class _Counter:
         return np.tile(self.row, (len(like), 1))
 
 
-def _reader(counter: _Counter, learn: bool, enrolled: bool = True) -> LandReader:
+def _reader(counter: _Counter, learn: bool, enrolled: bool = True, cache: bool = False) -> LandReader:
     art = _window(HEX_PATCH_MM, EMBED_PX, member=False)
     return LandReader(
         encoder=None,  # type: ignore[arg-type]
@@ -58,6 +58,7 @@ def _reader(counter: _Counter, learn: bool, enrolled: bool = True) -> LandReader
         colours={SEAT: ("black", BLACK, 1.5)},
         examples=(np.stack([art, art]), [LABEL, LABEL]) if enrolled else None,
         learn=learn,
+        cache=cache,
     )
 
 
@@ -138,3 +139,17 @@ def test_one_member_is_taken_away_only_where_the_art_shows_closely(monkeypatch: 
     # a stream never learns a look from a member taken away
     stream = _reader(_Counter(1, 0.6), learn=True)
     assert _read(stream, with_member) == (0, land.EMPTY_CONF) and stream.table_bare == {}
+
+
+def test_a_streams_unchanged_window_keeps_its_reading_with_the_looks_held_against_it() -> None:
+    """The count cache keeps a window's reading while it does not change: the reading after the art
+    and the looks were held against it, so they are not asked again (nor the counter)."""
+    bare = _window(COUNT_PATCH_MM, COUNT_PX, member=False)
+    counter = _Counter(1, 0.7)
+    reader = _reader(counter, learn=True, cache=True)
+    assert _read(reader, bare) == (0, land.EMPTY_CONF)
+    counter.set(2, 0.99)  # were the counter asked again, it would say two
+    assert _read(reader, bare) == (0, land.EMPTY_CONF)
+    assert reader.last_art == {} and reader.last_table == {}  # nothing held against anything this time
+    n, conf = _read(reader, _window(COUNT_PATCH_MM, COUNT_PX, member=True))  # the window changed
+    assert (n, round(conf, 2)) == (2, 0.99)
