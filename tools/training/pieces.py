@@ -41,7 +41,8 @@ import numpy as np
 
 from games.tribes.rules.profile import default_profile
 from games.tribes.vision.observation import observation_from_truth
-from games.tribes.vision.readers.board import kept_look
+from games.tribes.vision.readers.base import kept_look
+from games.tribes.vision.readers.board import TABLE_WEIGHT
 from games.tribes.vision.recognizer import Recognizer
 from vision.relief import RELIEF_PX, PieceModel, relief_features
 
@@ -68,8 +69,8 @@ def collect(
     (Lab), the bare windows' resolution, whether a stone lies there, its session's index and whether
     the board reader without a pieces model read a stone there. And the same slots against their
     look *at the table* where a frame before had shown them free, as a stream's board reader keeps it
-    (:func:`~games.tribes.vision.readers.board.kept_look`, free by the truth here; ``read`` is the
-    truth there)."""
+    (:func:`~games.tribes.vision.readers.base.kept_look` at ``board.TABLE_WEIGHT``, free by the truth
+    here; ``read`` is the truth there)."""
     from benchmarks import vision_diag
 
     profile = default_profile()
@@ -102,7 +103,7 @@ def collect(
                             t_y.append(piece)
                             t_sess.append(s)
                         if not piece:
-                            table[key] = kept_look(table.get(key), frame[j])
+                            table[key] = kept_look(table.get(key), frame[j], TABLE_WEIGHT)
                     if not known[j]:
                         continue
                     frames_l.append(frame[j])

@@ -77,6 +77,13 @@ def enrolled_windows(examples: tuple[np.ndarray, Sequence[str]] | None, label: s
     return np.asarray(wins[sel], np.float32) if sel else None
 
 
+def kept_look(old: np.ndarray | None, window: np.ndarray, weight: float) -> np.ndarray:
+    """A place's look at this table after one more free ``window``: a running mean giving the newest
+    window ``weight`` (the window itself where none was kept). The board's stone slots
+    (``board.TABLE_WEIGHT``) and the land's tiles (``land.LOOK_WEIGHT``) keep their looks by it."""
+    return window if old is None else (1.0 - weight) * old + weight * window
+
+
 def colour_sigma(spread: float) -> float:
     """The likeness width for a colour measured with ``spread`` (Lab units) at enrollment."""
     return float(np.clip(1.6 * spread + 8.0, 10.0, 22.0))

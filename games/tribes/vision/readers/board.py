@@ -84,6 +84,7 @@ from games.tribes.vision.readers.base import (
     disc_mask,
     encode_seen,
     enrolled_windows,
+    kept_look,
     template_costs,
     template_shares,
     threshold_conf,
@@ -195,12 +196,6 @@ def _edge(px: int) -> np.ndarray:
 
 _EDGE = _edge(RELIEF_PX)
 """Where :data:`STALE` compares a relief window with a slot's look at this table."""
-
-
-def kept_look(old: np.ndarray | None, window: np.ndarray) -> np.ndarray:
-    """A slot's look at this table after one more free ``window`` (:data:`TABLE_WEIGHT`; the window
-    itself where none was kept)."""
-    return window if old is None else (1.0 - TABLE_WEIGHT) * old + TABLE_WEIGHT * window
 
 
 class Encoder(Protocol):
@@ -677,7 +672,7 @@ class BoardReader:
             key = keys[j]
             if key is None or present[i] or doubt[i] or not relief[i] < LEARN_BELOW:  # (NaN: not measured)
                 continue
-            self.table_bare[key] = kept_look(self.table_bare.get(key), frame[j])
+            self.table_bare[key] = kept_look(self.table_bare.get(key), frame[j], TABLE_WEIGHT)
 
     def _stones(
         self, ctx: FrameContext, tiles: list[str | None], only: set[tuple[int, int]] | None = None

@@ -85,6 +85,7 @@ from games.tribes.vision.readers.base import (
     colour_sigma,
     encode_seen,
     enrolled_windows,
+    kept_look,
     template_costs,
     threshold_conf,
 )
@@ -291,7 +292,7 @@ class LandReader:
         self.table_bare: dict[tuple[int, Hex], tuple[str, np.ndarray]] = {}
         """Per tile (seat, hex): its label and its look at this table while free (a TABLE_PX thumbnail, BGR 0..255)."""
         self.last_table: dict[tuple[int, Hex], float] = {}
-        """The disagreement with its kept look of every tile that had one in the last frame."""
+        """The disagreement with its kept look of every tile held against it in the last frame."""
         self.last_art: dict[tuple[int, Hex], tuple[float, int]] = {}
         """The least disagreement with its type's enrolled art of every tile held against it in the last
         frame (those the counter read free unsurely, or with one member), with the counter's count."""
@@ -671,7 +672,7 @@ class LandReader:
         of one member on a tile that shows either closely (:data:`FLIP_SAME`) becomes none. A stream
         then learns the looks of the tiles read free (:data:`LEARN_CONF`; never from a reading turned
         to none here) and forgets those whose tile changed."""
-        inside = np.asarray(inside, bool) & np.isin(np.arange(len(tiles)), fresh)
+        asked = np.asarray(inside, bool) & np.isin(np.arange(len(tiles)), fresh)  # in view, counted afresh
         thumbs = thumbnails(win, TABLE_PX)
         q = thumbs.astype(np.float32) / 255.0
         table = np.full(len(tiles), np.nan, np.float32)
@@ -682,7 +683,7 @@ class LandReader:
                 look = self.table_bare.get(c)
                 if look is not None and look[0] != labels[j]:
                     del self.table_bare[c]  # another tile or its other side lies there now
-                elif look is not None and inside[j]:
+                elif look is not None and asked[j]:
                     looks[j] = look[1]
         if looks:
             at = list(looks)
@@ -696,7 +697,7 @@ class LandReader:
         ask = [
             j
             for j, (n, conf) in enumerate(out[c] for c in tiles)
-            if inside[j] and not settled[j] and (n == 1 or (n == 0 and conf < LEARN_CONF))
+            if asked[j] and not settled[j] and (n == 1 or (n == 0 and conf < LEARN_CONF))
         ]
         for seat in sorted({tiles[j][0] for j in ask}):
             enrolled = self._art_looks(ctx, seat)
@@ -717,11 +718,9 @@ class LandReader:
             flipped = n == 1 and bool(clear[j])
             if flipped or (n == 0 and free[j]):
                 n, conf = out[c] = (0, max(EMPTY_CONF, conf if n == 0 else 0.0))
-            if self.learn and inside[j] and n == 0 and conf >= LEARN_CONF and not flipped:
-                new = thumbs[j].astype(np.float32)
+            if self.learn and asked[j] and n == 0 and conf >= LEARN_CONF and not flipped:
                 old = looks.get(j) if table[j] < EMPTY_SAME else None  # a look no longer shown: afresh
-                kept = new if old is None else (1.0 - LOOK_WEIGHT) * old + LOOK_WEIGHT * new
-                self.table_bare[c] = (labels[j], kept)
+                self.table_bare[c] = (labels[j], kept_look(old, thumbs[j].astype(np.float32), LOOK_WEIGHT))
 
     def _art_looks(self, ctx: FrameContext, seat: int) -> tuple[BareLook, dict[str, list[str]]] | None:
         """The enrolled windows of every tile type as thumbnails of a count window turned as ``seat``'s
@@ -729,19 +728,17 @@ class LandReader:
         if seat not in self._art:
             got = None
             if self.examples is not None and len(self.examples[1]):
-                wins, names = self.examples
-                keep = []
-                for label in sorted(set(names) - {EMPTY}):  # at most ART_EXAMPLES of each, spread
-                    idx = [i for i, lb in enumerate(names) if lb == label]
-                    spread = np.linspace(0, len(idx) - 1, min(len(idx), ART_EXAMPLES)).round().astype(int)
-                    keep += [idx[k] for k in spread]
-                if keep:
-                    maps = np.stack([_to_count_window(np.asarray(wins[i], np.float32), ctx, seat) for i in keep])
-                    keys = [f"{names[i]}#{k}" for k, i in enumerate(keep)]
-                    by: dict[str, list[str]] = {}
-                    for i, key in zip(keep, keys, strict=True):
-                        by.setdefault(names[i], []).append(key)
-                    got = (BareLook(keys, thumbnails(maps, TABLE_PX)), by)
+                maps: list[np.ndarray] = []
+                by: dict[str, list[str]] = {}
+                for label in sorted(set(self.examples[1]) - {EMPTY}):  # at most ART_EXAMPLES of each, spread
+                    wins = enrolled_windows(self.examples, label)
+                    assert wins is not None  # a label of the examples
+                    for w in wins[np.linspace(0, len(wins) - 1, min(len(wins), ART_EXAMPLES)).round().astype(int)]:
+                        by.setdefault(label, []).append(f"{label}#{len(maps)}")
+                        maps.append(_to_count_window(w, ctx, seat))
+                if maps:
+                    keys = [k for label in by for k in by[label]]
+                    got = (BareLook(keys, thumbnails(np.stack(maps), TABLE_PX)), by)
             self._art[seat] = got
         return self._art[seat]
 
