@@ -24,8 +24,15 @@ is compared with its own place's thumbnail:
   not the table's, pixel for pixel — or anything else lying there.
 
 A place without a thumbnail (covered at setup, or an enrollment saved before thumbnails were kept)
-gives NaN: nothing is known there. The rule is one-sided: a window that matches its bare look is
-bare; one that does not is whatever the other readers make of it. A wrong thumbnail (something lay
+gives NaN: nothing is known there. So does, for looks of bare table (``washed``), a place that
+enrollment saw **washed out** — more than :data:`WASHED_SHARE` of its disc at the top of the scale: a
+lamp's reflection on a glossy table, a light brighter than the printed white — while the window is
+washed out too: a tile's white paper under the same reflection is just as white, and a tile would
+pass for bare table (found on the held-out pack: a reflection on one land at setup, tiles laid there
+read as empty, surely, and the walk stopped at them). Where the reflection has gone, the look is
+held against the window whole, as before; of a look washed out in part, only the rest counts. The
+rule is one-sided: a window that matches its bare look is bare; one that does not is whatever the
+other readers make of it. A wrong thumbnail (something lay
 there at setup) therefore only loses the check at that place, it never hides a tile.
 """
 
@@ -40,6 +47,18 @@ from vision.colour import lab
 
 PX = 20
 """Pixels per side of a thumbnail (a 48 mm hex window: 2.4 mm per pixel)."""
+
+
+WASHED_LEVEL = 250 / 255
+"""A thumbnail's pixel at or above this in any channel (normalised) is washed out: at the top of the
+scale, where a tile's white paper and a glaring table look alike."""
+WASHED_SHARE = 0.75
+"""A look of bare table (``BareLook(..., washed=WASHED_SHARE)``, as the land reader keeps them — not a
+tile's art, whose white paper belongs at the top of the scale) with more than this share of its disc
+washed out says nothing where the window is washed out too (:data:`WASHED_NOW`); of a look washed out
+in part, only the pixels not washed out count."""
+WASHED_NOW = 0.5
+"""A window with more than this share of its disc washed out, at a place washed out at setup: NaN."""
 
 
 def thumbnails(windows01: np.ndarray, px: int = PX) -> np.ndarray:
@@ -83,6 +102,7 @@ class BareLook:
         gain: float = 1.04,
         tolerance: float = 10.0,
         weights: tuple[float, float, float] = (1.0, 1.0, 1.0),
+        washed: float | None = None,
     ) -> None:
         t = np.asarray(thumbs)
         if len(keys) != len(t):
@@ -93,6 +113,8 @@ class BareLook:
         self.shift = int(shift)
         if self.px <= 2 * self.shift + 4:
             raise ValueError(f"thumbnails of {self.px} px are too small for shifts of {self.shift} px")
+        if washed is not None and not 0.0 <= washed < 1.0:
+            raise ValueError(f"the share of a look washed out must be in [0, 1), got {washed}")
         self.gain = float(gain)
         self.tolerance = float(tolerance)
         self.weights = np.asarray(weights, np.float32)
@@ -111,12 +133,42 @@ class BareLook:
         self._median = (
             np.median(inner_bgr[:, self.mask], axis=1) if len(t) else np.zeros((0, 3), np.float32)
         )  # N x 3
+        # the bare table that enrollment saw washed out (a lamp's reflection, a light brighter than
+        # the printed white: at the top of the scale) tells nothing — a tile's white paper laid there
+        # looks the same. Those pixels of a look are left out; a place with too few others, whole.
+        self._valid: np.ndarray | None = None
+        self.washed = np.zeros(len(t), bool)
+        if len(t) and washed is not None:
+            valid = ~(inner_bgr[:, self.mask] >= WASHED_LEVEL).any(axis=2)  # N x P
+            self.washed = valid.mean(axis=1) < 1.0 - washed
+            valid[self.washed] = True  # judged whole, where the window is not washed out too
+            if not valid.all():
+                self._valid = valid
+                for i in np.flatnonzero(~valid.all(axis=1)):
+                    self._median[i] = np.median(inner_bgr[i][self.mask][valid[i]], axis=0)
 
     def __len__(self) -> int:
         return len(self.index)
 
     def __contains__(self, key: object) -> bool:
         return key in self.index
+
+    def _washed_now(self, ref: Sequence[int], q: np.ndarray) -> np.ndarray:
+        """Per thumbnail ``q`` of a window at place ``ref``: the place was washed out at setup and
+        more than :data:`WASHED_NOW` of the window's disc is washed out now."""
+        s, inner = self.shift, self.px - 2 * self.shift
+        now = (q[:, s : s + inner, s : s + inner][:, self.mask] >= WASHED_LEVEL).any(axis=2).mean(axis=1)
+        return np.asarray(self.washed[list(ref)] & (now > WASHED_NOW), bool)
+
+    def washed_now(self, keys: Sequence[str], windows01: np.ndarray) -> np.ndarray:
+        """Per window: its place was washed out at setup and the window is washed out now — the
+        places where :meth:`disagreement` says nothing although a look was kept."""
+        out = np.zeros(len(keys), bool)
+        idx = [(j, self.index[k]) for j, k in enumerate(keys) if k in self.index and self.washed[self.index[k]]]
+        if idx:
+            q = thumbnails(np.asarray(windows01)[[j for j, _ in idx]], self.px).astype(np.float32) / 255.0
+            out[[j for j, _ in idx]] = self._washed_now([i for _, i in idx], q)
+        return out
 
     def disagreement(self, keys: Sequence[str], windows01: np.ndarray) -> np.ndarray:
         """Per window, the share of its inner disc that differs from its place's bare look (0..1;
@@ -131,8 +183,23 @@ class BareLook:
         q = thumbnails(np.asarray(windows01)[rows], self.px).astype(np.float32) / 255.0  # M x px x px x 3
         s, inner = self.shift, self.px - 2 * self.shift
         m = self.mask
+        if self.washed[ref].any():  # a place washed out at setup, and washed out now: nothing is known
+            keep = ~self._washed_now(ref, q)
+            if not keep.all():
+                rows = [j for j, k in zip(rows, keep, strict=True) if k]
+                ref = [i for i, k in zip(ref, keep, strict=True) if k]
+                q = q[keep]
+                if not rows:
+                    return out
+        valid = None if self._valid is None else self._valid[ref]  # M x P: the look's pixels not washed out
+        if valid is not None and valid.all():
+            valid = None
         # brightness and white balance matched on the unshifted disc, within the bound
-        med = np.median(q[:, s : s + inner, s : s + inner][:, m], axis=1)  # M x 3
+        disc = q[:, s : s + inner, s : s + inner][:, m]  # M x P x 3
+        if valid is None:
+            med = np.median(disc, axis=1)  # M x 3
+        else:
+            med = np.nanmedian(np.where(valid[:, :, None], disc, np.nan), axis=1)
         g = np.clip(self._median[ref] / np.maximum(med, 1e-3), 1.0 / self.gain, self.gain)
         q_lab = lab(q * g[:, None, None, :]).reshape(len(rows), self.px * self.px, 3)
         ref_disc = self._lab_disc[ref]  # M x P x 3
@@ -141,7 +208,12 @@ class BareLook:
         d = q_lab[:, self._at] - ref_disc[:, None]
         d *= d
         d2 = cv2.transform(d.reshape(1, -1, 3), self.weights.reshape(1, 3)).reshape(d.shape[:3])
-        best = d2.mean(axis=2).argmin(axis=1)  # the first of equal costs, as a loop over shifts would
-        share = (d2[np.arange(len(rows)), best] > tol2).mean(axis=1)
+        if valid is None:
+            best = d2.mean(axis=2).argmin(axis=1)  # the first of equal costs, as a loop over shifts would
+            share = (d2[np.arange(len(rows)), best] > tol2).mean(axis=1)
+        else:
+            n = valid.sum(axis=1)
+            best = ((d2 * valid[:, None, :]).sum(axis=2) / n[:, None]).argmin(axis=1)
+            share = ((d2[np.arange(len(rows)), best] > tol2) & valid).sum(axis=1) / n
         out[rows] = share
         return out

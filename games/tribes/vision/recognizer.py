@@ -53,7 +53,7 @@ from games.tribes.vision.readers.row import RowReader
 from games.tribes.vision.readers.shells import ShellReader
 from games.tribes.vision.readers.tracks import TrackReader
 from games.tribes.vision.regions import Regions
-from vision.bare import BareLook
+from vision.bare import WASHED_SHARE, BareLook
 from vision.classify import ExampleClassifier
 from vision.colour import ColourNorm
 from vision.errors import EnrollmentError, ModelError
@@ -186,7 +186,7 @@ class Recognizer:
             members,
             colours,
             cache=stream if cache is None else cache,
-            bare=BareLook(enr.bare_places, enr.bare) if bare_look else None,
+            bare=BareLook(enr.bare_places, enr.bare, washed=WASHED_SHARE) if bare_look else None,
             examples=hex_examples,
             **({} if member_art is None else {"member_art": member_art}),
             templates=TemplateMatcher(*hex_examples, skip=(EMPTY,)) if features == "model" and hex_examples else None,

@@ -36,21 +36,24 @@ named under members, 2 without), and such a tile names none. Before that, every 
 against the bare table that enrollment saw at that very hex (:class:`~vision.bare.BareLook`): one
 that still looks like it is bare, whatever it might resemble (a table of a tile's colour, a changed
 light, a neighbour reaching in), and the walk does not go on from it — nor is it classified at all,
-which spares the tile model the ring of bare hexes around every land. A window the tile model reads as a
-tile must also show the tile's **outline** (:mod:`vision.outline`; what counts where enrollment saw
-no bare table: most of the table, away from the lands at setup): an edge across at least ``OUTLINE_SIDES`` of its
-six sides, stronger than ``OUTLINE_EDGE`` and than the table's own texture (wood grain shows "sides"
-too: measured on the enrolled windows of bare table). One that does not — a pale, mottled cloth the
-tile model takes for pale gold art — is reported at confidence ``OUTLINE_CAP`` (0.5: no evidence for
-the tracker) and the walk does not go on from it, so no chain of phantom tiles crosses the table.
-Measured on the tuning set (``benchmarks/vision_diag.py --set tune``, pale art; 0.12 between the
-phantoms' second-strongest side, at most 0.082, and real tiles', at least 0.155 on dark art on a
-dark table): confident phantom tiles 46 -> 0, phantom tiles 345 -> 3, and no real tile held back
-on any of the tuning or evaluation families. Members are counted on tiles only, by the counting
-model fed with the window and a likeness map to the seat's enrolled colour, less half of what the
-bare tile of the type read there shows of that colour (``MEMBER_ART``: dark art is not taken for
-black members). Members of other colours on a seat's land are not counted (the rules keep each
-player's members on their own land).
+which spares the tile model the ring of bare hexes around every land. Where a lamp's reflection
+washed the place out at setup and washes it out now, the look says nothing
+(:meth:`~vision.bare.BareLook.washed_now`): a tile read there must show all six sides of its outline
+(``OUTLINE_SIDES_GLARED``), else the hex is read empty at ``OUTLINE_CAP`` (no evidence either way).
+A window the tile model reads as a tile must also show the tile's **outline**
+(:mod:`vision.outline`; what counts where enrollment saw no bare table: most of the table, away from
+the lands at setup): an edge across at least ``OUTLINE_SIDES`` of its six sides, stronger than
+``OUTLINE_EDGE`` and than the table's own texture (wood grain shows "sides" too: measured on the
+enrolled windows of bare table). One that does not — a pale, mottled cloth the tile model takes for
+pale gold art — is reported at confidence ``OUTLINE_CAP`` (0.5: no evidence for the tracker) and the
+walk does not go on from it, so no chain of phantom tiles crosses the table. Measured on the tuning
+set (``benchmarks/vision_diag.py --set tune``, pale art; 0.12 between the phantoms' second-strongest
+side, at most 0.082, and real tiles', at least 0.155 on dark art on a dark table): confident phantom
+tiles 46 -> 0, phantom tiles 345 -> 3, and no real tile held back on any of the tuning or evaluation
+families. Members are counted on tiles only, by the counting model fed with the window and a
+likeness map to the seat's enrolled colour, less half of what the bare tile of the type read there
+shows of that colour (``MEMBER_ART``: dark art is not taken for black members). Members of other
+colours on a seat's land are not counted (the rules keep each player's members on their own land).
 
 A counter's reading of none that it is unsure of, or of one member, is then held against the bare
 art of that very tile (:meth:`LandReader._held_against_looks`, :class:`~vision.bare.BareLook`'s rule
@@ -224,6 +227,13 @@ or a mottled cloth shows "sides" of its own)."""
 OUTLINE_SIDES = 2
 """A tile read in a window showing fewer sides of its outline than this is capped (:data:`OUTLINE_CAP`)
 and the walk does not go on from it."""
+OUTLINE_SIDES_GLARED = 6
+"""Where the bare table's look says nothing because a reflection washed the place out at setup and
+washes it out now (:meth:`vision.bare.BareLook.washed_now`), a tile read there must show all six
+sides of its outline — the bare check's stand-in — or the hex is read empty at :data:`OUTLINE_CAP`
+(no evidence either way). Under the reflection the tile model takes bare table for a tile's back;
+real tiles there show every side (``benchmarks/vision_diag.py``: the tuning set's pale art, session
+15 — tiles 6 sides each time, the backs read on bare table 2 or 3)."""
 OUTLINE_CAP = 0.5
 """The highest confidence of a tile read in a window that shows too little of a tile's outline."""
 HEX_OUTLINE = Outline(EMBED_PX, 6, 20.0 / HEX_PATCH_MM, 30.0, 2.0 / HEX_PATCH_MM)
@@ -311,6 +321,10 @@ class LandReader:
         if bare_examples is not None:
             texture = float(np.percentile(np.median(HEX_OUTLINE.strengths(bare_examples), axis=1), 90))
             self.outline_edge = max(OUTLINE_EDGE, OUTLINE_TEXTURE * texture)
+        self.glared: set[tuple[int, Hex]] = set()
+        """The hexes read afresh in the last frame whose bare look said nothing because the place was
+        washed out at setup and is now (:meth:`vision.bare.BareLook.washed_now`): a tile read there
+        must show its whole outline (:data:`OUTLINE_SIDES_GLARED`)."""
         self.last_outline: dict[tuple[int, Hex], int] = {}
         """How many sides of its outline showed, for every hex window read afresh as a tile in the
         last frame."""
@@ -374,6 +388,7 @@ class LandReader:
         results: dict[tuple[int, Hex], _Result] = {}
         self.last_bare = {}
         self.last_outline = {}
+        self.glared = set()
         hidden: set[str] = set()
         visited: set[tuple[int, Hex]] = set()
         frontier = [(s, h) for s in seats for h in START_TRIANGLE]
@@ -588,7 +603,9 @@ class LandReader:
         for i, n in zip(tiles, shown, strict=True):
             c = cells[i]
             self.last_outline[c] = int(n)
-            if n < OUTLINE_SIDES:
+            if c in self.glared and n < OUTLINE_SIDES_GLARED:  # bare table under the reflection, most likely
+                results[c] = (EMPTY, OUTLINE_CAP, OUTLINE_CAP, NO_RIVALS)
+            elif n < OUTLINE_SIDES:
                 self.held_back.add(c)
                 label, conf, p_empty, _ = results[c]
                 results[c] = (label, min(conf, OUTLINE_CAP), max(p_empty, 1.0 - OUTLINE_CAP), NO_RIVALS)
@@ -605,10 +622,14 @@ class LandReader:
         assert self.bare is not None
         if not misses:
             return misses
-        d = self.bare.disagreement([hex_place(*cells[i]) for i in misses], windows[misses])
+        keys = [hex_place(*cells[i]) for i in misses]
+        d = self.bare.disagreement(keys, windows[misses])
+        glared = self.bare.washed_now(keys, windows[misses]) if np.isnan(d).any() else np.zeros(len(misses), bool)
         todo = []
-        for i, v in zip(misses, d, strict=True):
+        for i, v, g in zip(misses, d, glared, strict=True):
             if np.isnan(v):
+                if g:  # washed out at setup and now: a tile there must show its whole outline
+                    self.glared.add(cells[i])
                 todo.append(i)
                 continue
             c = cells[i]

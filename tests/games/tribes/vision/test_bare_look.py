@@ -18,7 +18,7 @@ from games.tribes.vision.enrollment import Enrollment, hex_place
 from games.tribes.vision.layout import default_layout
 from games.tribes.vision.observation import observation_from_truth
 from games.tribes.vision.recognizer import Recognizer
-from vision.bare import BareLook, thumbnails
+from vision.bare import WASHED_SHARE, BareLook, thumbnails
 from vision.errors import EnrollmentError
 
 
@@ -55,6 +55,37 @@ def test_a_flat_tile_of_nearly_the_tables_colour_is_not_scaled_into_it():
     grey = np.full((1, 40, 40, 3), 0.72, np.float32)  # a pale grey tile on a white table
     assert look.disagreement(["p"], grey)[0] == 1.0
     assert look.disagreement(["p"], white * 0.95)[0] == 0.0  # 5 % dimmer: still the table
+
+
+def test_a_place_enrollment_saw_washed_out_says_nothing():
+    # a lamp's reflection on the table at setup: the place's disc at the top of the scale
+    glare = np.clip(_wood(1, 3) + 0.9, 0, 1.5)
+    look = BareLook(["glare", "wood"], thumbnails(np.concatenate([glare, _wood(1, 4)])), washed=WASHED_SHARE)
+    # a tile laid there later, under the same reflection: white paper with a small symbol
+    tile = np.full((1, 40, 40, 3), 1.1, np.float32)
+    tile[:, 18:22, 18:22] = (0.2, 0.3, 0.8)
+    d = look.disagreement(["glare", "wood"], np.concatenate([tile, _wood(1, 4)]))
+    assert np.isnan(d[0])  # not "still bare": nothing is known there
+    assert d[1] < 0.05  # the other place keeps its look
+    # the reflection gone, the window is not washed out: held against the look whole, as before
+    assert not np.isnan(look.disagreement(["glare"], _wood(1, 3))[0])
+    # without the rule the tile would pass for the bare table it covers
+    plain = BareLook(["glare"], thumbnails(glare))
+    assert plain.disagreement(["glare"], tile)[0] < 0.05
+
+
+def test_a_look_washed_out_in_part_is_judged_by_the_rest():
+    table = _wood(1, 5)
+    yy = np.mgrid[0:40, 0:40][0]
+    glared = table.copy()
+    glared[:, yy < 20] = 1.3  # a reflection over the upper half at setup
+    look = BareLook(["p"], thumbnails(glared), washed=WASHED_SHARE)
+    assert not look.washed[0]
+    # the reflection gone: the lower half still shows this place's table, the upper half tells nothing
+    assert look.disagreement(["p"], table)[0] < 0.05
+    assert BareLook(["p"], thumbnails(glared)).disagreement(["p"], table)[0] > 0.3  # all pixels: not bare
+    # a tile laid there differs where the look is known
+    assert look.disagreement(["p"], _wood(1, 6))[0] > 0.3
 
 
 def test_places_without_a_look_say_nothing_and_bad_thumbnails_are_refused():

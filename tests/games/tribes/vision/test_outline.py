@@ -156,3 +156,33 @@ def test_a_window_unchanged_since_the_last_frame_keeps_the_walk_stopped():
     second = {(h.seat, h.hex): h.tile_conf for h in rec.read(fr.image).hexes if h.tile}
     assert not rec.land.last_outline  # nothing was read afresh
     assert second == first
+
+
+def test_where_a_reflection_washed_out_the_bare_table_a_tile_must_show_its_whole_outline(monkeypatch):
+    """Where enrollment saw the bare table washed out by a lamp's reflection and the window is washed
+    out now, the bare look says nothing (``BareLook.washed_now``): a tile model that takes everything
+    for a tile then reports a tile there only where the window shows all six sides of a tile's
+    outline (``OUTLINE_SIDES_GLARED``); elsewhere the hex is read empty at ``OUTLINE_CAP``."""
+    fr = cs.frame(60)
+    rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), features="histogram", stream=False)
+    rec.land.classifiers = {s: _AllGold(c) for s, c in rec.land.classifiers.items()}
+    bare = rec.land.bare
+    assert bare is not None
+    monkeypatch.setattr(bare, "disagreement", lambda keys, w: np.full(len(keys), np.nan, np.float32))
+    monkeypatch.setattr(bare, "washed_now", lambda keys, w: np.ones(len(keys), bool))
+    obs = rec.read(fr.image)
+    truth = {(h.seat, h.hex) for h in observation_from_truth(fr.truth).hexes if h.tile}
+    read = {(h.seat, h.hex): h for h in obs.hexes}
+    glared = rec.land.glared
+    assert glared  # the walk met such places
+    whole = {c for c in glared if rec.land.last_outline.get(c, 0) >= land.OUTLINE_SIDES_GLARED}
+    for c in glared:
+        if c in whole:
+            assert read[c].tile
+        else:
+            assert not read[c].tile and read[c].tile_conf == land.OUTLINE_CAP
+    # every real tile there shows its whole outline and is read; bare table beside the lands nearly
+    # never does (a hex enclosed by tiles shows their edges all round)
+    assert not (glared - whole) & truth
+    assert len(whole & truth) >= 15
+    assert len(glared - whole - truth) >= 10 * max(len(whole - truth), 1)
