@@ -39,7 +39,7 @@ light, a neighbour reaching in), and the walk does not go on from it — nor is 
 which spares the tile model the ring of bare hexes around every land. Where a lamp's reflection
 washed the place out at setup and washes it out now, the look says nothing
 (:meth:`~vision.bare.BareLook.washed_now`): a tile read there must show all six sides of its outline
-(``OUTLINE_SIDES_GLARED``), else the hex is read empty at ``OUTLINE_CAP`` (no evidence either way).
+(``OUTLINE_WHOLE``), else the hex is read empty at ``OUTLINE_CAP`` (no evidence either way).
 A window the tile model reads as a tile must also show the tile's **outline**
 (:mod:`vision.outline`; what counts where enrollment saw no bare table: most of the table, away from
 the lands at setup): an edge across at least ``OUTLINE_SIDES`` of its six sides, stronger than
@@ -227,13 +227,17 @@ or a mottled cloth shows "sides" of its own)."""
 OUTLINE_SIDES = 2
 """A tile read in a window showing fewer sides of its outline than this is capped (:data:`OUTLINE_CAP`)
 and the walk does not go on from it."""
-OUTLINE_SIDES_GLARED = 6
-"""Where the bare table's look says nothing because a reflection washed the place out at setup and
-washes it out now (:meth:`vision.bare.BareLook.washed_now`), a tile read there must show all six
-sides of its outline — the bare check's stand-in — or the hex is read empty at :data:`OUTLINE_CAP`
-(no evidence either way). Under the reflection the tile model takes bare table for a tile's back;
-real tiles there show every side (``benchmarks/vision_diag.py``: the tuning set's pale art, session
-15 — tiles 6 sides each time, the backs read on bare table 2 or 3)."""
+OUTLINE_WHOLE = 6
+"""All six sides of a tile's outline (:data:`HEX_OUTLINE`): a window showing them is held against the
+tile types even where it looks like its place's bare table — pale art's faces on a pale table do,
+within the disc the bare look compares; tuning set, pale art, 24 sessions: 230 tiles read as bare
+table, every one showing all six sides, against 15 of 8,578 windows of bare table (hexes enclosed by
+tiles), ``benchmarks/vision_diag.py``. And where the bare table's look says nothing because a
+reflection washed the place out at setup and washes it out now
+(:meth:`vision.bare.BareLook.washed_now`), a tile read there must show them — the bare check's
+stand-in — or the hex is read empty at :data:`OUTLINE_CAP` (no evidence either way): under the
+reflection the tile model takes bare table for a tile's back, while real tiles there show every side
+(the tuning set's pale art, session 15: tiles 6 sides each time, the backs read on bare table 2 or 3)."""
 OUTLINE_CAP = 0.5
 """The highest confidence of a tile read in a window that shows too little of a tile's outline."""
 HEX_OUTLINE = Outline(EMBED_PX, 6, 20.0 / HEX_PATCH_MM, 30.0, 2.0 / HEX_PATCH_MM)
@@ -324,7 +328,7 @@ class LandReader:
         self.glared: set[tuple[int, Hex]] = set()
         """The hexes read afresh in the last frame whose bare look said nothing because the place was
         washed out at setup and is now (:meth:`vision.bare.BareLook.washed_now`): a tile read there
-        must show its whole outline (:data:`OUTLINE_SIDES_GLARED`)."""
+        must show its whole outline (:data:`OUTLINE_WHOLE`)."""
         self.last_outline: dict[tuple[int, Hex], int] = {}
         """How many sides of its outline showed, for every hex window read afresh as a tile in the
         last frame."""
@@ -603,7 +607,7 @@ class LandReader:
         for i, n in zip(tiles, shown, strict=True):
             c = cells[i]
             self.last_outline[c] = int(n)
-            if c in self.glared and n < OUTLINE_SIDES_GLARED:  # bare table under the reflection, most likely
+            if c in self.glared and n < OUTLINE_WHOLE:  # bare table under the reflection, most likely
                 results[c] = (EMPTY, OUTLINE_CAP, OUTLINE_CAP, NO_RIVALS)
             elif n < OUTLINE_SIDES:
                 self.held_back.add(c)
@@ -625,6 +629,13 @@ class LandReader:
         keys = [hex_place(*cells[i]) for i in misses]
         d = self.bare.disagreement(keys, windows[misses])
         glared = self.bare.washed_now(keys, windows[misses]) if np.isnan(d).any() else np.zeros(len(misses), bool)
+        # a window showing a tile's whole outline is no bare table, whatever its disc looks like (pale
+        # art's faces on a pale table match the table's look there)
+        whole = dict.fromkeys(misses, False)
+        looks_bare = [i for i, v in zip(misses, d, strict=True) if v < BARE_SAME]
+        if looks_bare:
+            shown = HEX_OUTLINE.shown(windows[looks_bare], self.outline_edge)
+            whole.update((i, bool(n >= OUTLINE_WHOLE)) for i, n in zip(looks_bare, shown, strict=True))
         todo = []
         for i, v, g in zip(misses, d, glared, strict=True):
             if np.isnan(v):
@@ -634,7 +645,7 @@ class LandReader:
                 continue
             c = cells[i]
             self.last_bare[c] = float(v)
-            if v < BARE_SAME:
+            if v < BARE_SAME and not whole[i]:
                 p = threshold_conf(float(v), BARE_SAME, BARE_SCALE)
                 results[c] = (EMPTY, p, p, NO_RIVALS)
             else:

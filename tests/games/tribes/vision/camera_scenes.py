@@ -105,6 +105,21 @@ def dark_enrollment() -> Enrollment:
     return enrollment_of(dark_renderer())
 
 
+@cache
+def pale_renderer() -> Renderer:
+    """The ``classic`` pack turned into the ``pale`` art family on a white laminate table: the faces
+    are nearly the table's colour, their symbols faint."""
+    from games.tribes.sim.families import family_pack
+
+    return Renderer(default_layout(), family_pack("classic", "pale"), "laminate", seed=2)
+
+
+@cache
+def pale_enrollment() -> Enrollment:
+    """An enrollment of the pale box on laminate, as :func:`enrollment` of the classic one."""
+    return enrollment_of(pale_renderer())
+
+
 def enrollment_of(box: Renderer) -> Enrollment:
     """An enrollment of the box ``box`` renders, as :func:`enrollment` of the classic one: its setup
     photo, the extra photo, and its pack's event and achievement faces."""
