@@ -371,6 +371,12 @@ def main(argv: list[str] | None = None) -> int:
             for c, v in rec.land.last_bare.items():  # every hex window read, against the hex's bare look
                 kind = "bare look: on a tile" if c in truth_tiles else "bare look: on no tile"
                 errs[kind][f"{min(int(v * 10), 9) / 10:.1f}"] += 1
+            for c, n in rec.land.last_like_bare.items():  # windows like their bare look: sides of an outline
+                errs["like bare: outline sides, " + ("on a tile" if c in truth_tiles else "on no tile")][str(n)] += 1
+            for c in rec.land.glared:  # washed out at setup and now: sides shown, where read as a tile
+                if c in rec.land.last_outline:
+                    kind = "washed out: outline sides, " + ("on a tile" if c in truth_tiles else "on no tile")
+                    errs[kind][str(rec.land.last_outline[c])] += 1
             held = {(h.seat, h.hex): sum(h.members.values()) for h in t.hexes if h.tile}
             for c, v in rec.land.last_table.items():  # every tile against its kept look at this table
                 kind = "table look: no member" if held.get(c, 0) == 0 else "table look: members"

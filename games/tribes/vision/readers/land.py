@@ -230,14 +230,15 @@ and the walk does not go on from it."""
 OUTLINE_WHOLE = 6
 """All six sides of a tile's outline (:data:`HEX_OUTLINE`): a window showing them is held against the
 tile types even where it looks like its place's bare table — pale art's faces on a pale table do,
-within the disc the bare look compares; tuning set, pale art, 24 sessions: 230 tiles read as bare
-table, every one showing all six sides, against 15 of 8,578 windows of bare table (hexes enclosed by
-tiles), ``benchmarks/vision_diag.py``. And where the bare table's look says nothing because a
+within the disc the bare look compares. And where the bare table's look says nothing because a
 reflection washed the place out at setup and washes it out now
 (:meth:`vision.bare.BareLook.washed_now`), a tile read there must show them — the bare check's
 stand-in — or the hex is read empty at :data:`OUTLINE_CAP` (no evidence either way): under the
-reflection the tile model takes bare table for a tile's back, while real tiles there show every side
-(the tuning set's pale art, session 15: tiles 6 sides each time, the backs read on bare table 2 or 3)."""
+reflection the tile model takes bare table for a tile's back. Tuning set, pale art
+(``benchmarks/vision_diag.py --set tune --family pale --sessions 24 --every 1``, its "like bare" and
+"washed out" lines): 266 windows of tiles looked like their bare table, every one showing six sides,
+against 15 of 9,004 windows of bare table (hexes enclosed by tiles); at washed-out places 169 tiles
+showed six sides, the 4 windows of bare table read as tiles 2 or 3."""
 OUTLINE_CAP = 0.5
 """The highest confidence of a tile read in a window that shows too little of a tile's outline."""
 HEX_OUTLINE = Outline(EMBED_PX, 6, 20.0 / HEX_PATCH_MM, 30.0, 2.0 / HEX_PATCH_MM)
@@ -325,6 +326,10 @@ class LandReader:
         if bare_examples is not None:
             texture = float(np.percentile(np.median(HEX_OUTLINE.strengths(bare_examples), axis=1), 90))
             self.outline_edge = max(OUTLINE_EDGE, OUTLINE_TEXTURE * texture)
+        self.last_like_bare: dict[tuple[int, Hex], int] = {}
+        """How many sides of a tile's outline showed in every window read afresh in the last frame that
+        looked like its place's bare table (below ``BARE_SAME``): at :data:`OUTLINE_WHOLE` it was
+        classified all the same."""
         self.glared: set[tuple[int, Hex]] = set()
         """The hexes read afresh in the last frame whose bare look said nothing because the place was
         washed out at setup and is now (:meth:`vision.bare.BareLook.washed_now`): a tile read there
@@ -391,6 +396,7 @@ class LandReader:
         t0 = time.perf_counter()
         results: dict[tuple[int, Hex], _Result] = {}
         self.last_bare = {}
+        self.last_like_bare = {}
         self.last_outline = {}
         self.glared = set()
         hidden: set[str] = set()
@@ -636,6 +642,7 @@ class LandReader:
         if looks_bare:
             shown = HEX_OUTLINE.shown(windows[looks_bare], self.outline_edge)
             whole.update((i, bool(n >= OUTLINE_WHOLE)) for i, n in zip(looks_bare, shown, strict=True))
+            self.last_like_bare.update((cells[i], int(n)) for i, n in zip(looks_bare, shown, strict=True))
         todo = []
         for i, v, g in zip(misses, d, glared, strict=True):
             if np.isnan(v):
