@@ -36,7 +36,9 @@ named under members, 2 without), and such a tile names none. Before that, every 
 against the bare table that enrollment saw at that very hex (:class:`~vision.bare.BareLook`): one
 that still looks like it is bare, whatever it might resemble (a table of a tile's colour, a changed
 light, a neighbour reaching in), and the walk does not go on from it — nor is it classified at all,
-which spares the tile model the ring of bare hexes around every land. Where a lamp's reflection
+which spares the tile model the ring of bare hexes around every land — unless it shows all six sides
+of a tile's outline (``OUTLINE_WHOLE``: pale art's faces on a pale table look like the table within
+the disc the bare look compares, not at their edge). Where a lamp's reflection
 washed the place out at setup and washes it out now, the look says nothing
 (:meth:`~vision.bare.BareLook.washed_now`): a tile read there must show all six sides of its outline
 (``OUTLINE_WHOLE``), else the hex is read empty at ``OUTLINE_CAP`` (no evidence either way).
