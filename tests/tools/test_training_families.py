@@ -60,3 +60,22 @@ def test_exclude_families_drops_every_array_of_those_windows() -> None:
     assert exclude_families(data, []) is data
     with pytest.raises(SystemExit):
         exclude_families({"members": np.arange(2)}, ["dark"])
+
+
+def test_fine_shell_windows_are_the_shell_windows_cut_finer() -> None:
+    gen = Generator("families", fine_px=96)
+    out = None
+    for seed in range(8):
+        out = gen.sample(seed)
+        if out is not None and out["shells"]:
+            break
+    assert out is not None and out["shells"]
+    assert len(out["fine_shells"]) == len(out["shells"]) == len(out["fine_shell_families"])
+    assert out["fine_shell_counts"] == out["shell_counts"]
+    fine = np.stack(out["fine_shells"]).astype(np.float32)
+    coarse = np.stack(out["shells"]).astype(np.float32)
+    assert fine.shape[1:] == (96, 96, 3) and coarse.shape[1:] == (48, 48, 3)
+    shrunk = fine.reshape(len(fine), 48, 2, 48, 2, 3).mean(axis=(2, 4))  # the same place, as coarse
+    same = np.abs(shrunk - coarse).mean()  # of 255: the sampling differs a little (1.1 here), the place not
+    assert same < 3.0
+    assert len(coarse) == 1 or np.abs(shrunk - np.roll(coarse, 1, axis=0)).mean() > 5 * same  # not another spot

@@ -14,7 +14,8 @@ and the windows are stored with their labels:
 * ``members``: count windows of tile hexes, the seat colour measured from its supply as
   enrollment does, and the number of members;
 * ``shells``: windows of shell spots and row slots, the shell colour measured from the spots, and
-  the number of shells.
+  the number of shells; with ``--fine-px N`` the same windows cut at N pixels a side too
+  (``fine_shells``: the shipped shells counter's, N = 96).
 
 Art and piles per frame (``--mix``, :data:`MIXES`): by default an *art family*
 (``games.tribes.sim.families``: photo, dark, pale, busy, flat, text) or one of the colour variants,
@@ -49,7 +50,7 @@ from games.tribes.sim.splits import HELD_OUT_PACK, TRAIN_PACKS, colour_allowed, 
 from games.tribes.vision.artpack import ArtPack
 from games.tribes.vision.enrollment import JITTER, face_window, frame_norm, table_colour
 from games.tribes.vision.layout import default_layout
-from games.tribes.vision.regions import Regions
+from games.tribes.vision.regions import COUNT_PX, Regions
 from games.tribes.vision.table import TableModel
 from sim.camera import Camera
 from vision.colour import lab, piece_colour
@@ -232,10 +233,11 @@ def conditions(seed: int, layout: Any) -> tuple[Camera, Any, Any, str]:
 class Generator:
     """Renders frames and cuts the training windows from them."""
 
-    def __init__(self, mix: str = "families") -> None:
+    def __init__(self, mix: str = "families", fine_px: int = 0) -> None:
         if mix not in MIXES:
             raise ValueError(f"mix must be one of {', '.join(MIXES)}, got {mix!r}")
         self.mix = mix
+        self.fine_px = fine_px
         self.layout = default_layout()
         self.profile = default_profile()
         self.regions = Regions(self.layout, self.profile)
@@ -322,6 +324,9 @@ class Generator:
                 "shells",
                 "shell_counts",
                 "shell_refs",
+                "fine_shells",
+                "fine_shell_counts",
+                "fine_shell_refs",
             )
         }
 
@@ -428,25 +433,29 @@ class Generator:
                     out["member_refs"].append(refs[s])
         # --- shells --------------------------------------------------------------------------------
         if shell_ref is not None:
-            sp_all = regions.shell_patches(seats)
-            sin = sampler.inside(reg, sp_all)
-            swin = norm.apply(sampler.sample(img, reg, sp_all))
-            for st in truth["seats"]:
-                i = int(st["seat"])
-                if sin[i]:
-                    out["shells"].append(to_u8(swin[i]))
-                    out["shell_counts"].append(int(st["shells"]))
-                    out["shell_refs"].append(shell_ref)
-            rcp = regions.row_count_patches()
-            rcin = sampler.inside(reg, rcp)
-            rcwin = norm.apply(sampler.sample(img, reg, rcp))
-            for s in truth["row"]:
-                i = int(s["slot"]) - 1
-                if rcin[i] and s["tile"] is not None:
-                    out["shells"].append(to_u8(rcwin[i]))
-                    out["shell_counts"].append(int(s["shells"]) + 100)  # +100: a row slot window
-                    out["shell_refs"].append(shell_ref)
-        for kind in ("tile", "member", "shell"):  # per window: the frame's art family and piles
+            # the shell spots and row slots as the counter cuts them and, with fine_px, cut finer
+            for key, px in (("shell", COUNT_PX), ("fine_shell", self.fine_px)):
+                if not px:
+                    continue
+                sp_all = regions.shell_patches(seats, px)
+                sin = sampler.inside(reg, sp_all)
+                swin = norm.apply(sampler.sample(img, reg, sp_all))
+                for st in truth["seats"]:
+                    i = int(st["seat"])
+                    if sin[i]:
+                        out[f"{key}s"].append(to_u8(swin[i]))
+                        out[f"{key}_counts"].append(int(st["shells"]))
+                        out[f"{key}_refs"].append(shell_ref)
+                rcp = regions.row_count_patches(px)
+                rcin = sampler.inside(reg, rcp)
+                rcwin = norm.apply(sampler.sample(img, reg, rcp))
+                for s in truth["row"]:
+                    i = int(s["slot"]) - 1
+                    if rcin[i] and s["tile"] is not None:
+                        out[f"{key}s"].append(to_u8(rcwin[i]))
+                        out[f"{key}_counts"].append(int(s["shells"]) + 100)  # +100: a row slot window
+                        out[f"{key}_refs"].append(shell_ref)
+        for kind in ("tile", "member", "shell", "fine_shell"):  # per window: the frame's art family and piles
             n = len(out[f"{kind}s"])
             out[f"{kind}_families"] = [family] * n
             out[f"{kind}_piles"] = [piles] * n
@@ -459,10 +468,14 @@ def _disc(px: int, radius: float) -> np.ndarray:
     return np.hypot(xx - c, yy - c) <= radius * px
 
 
-def generate(out_dir: Path, frames: int, shard: int, shards: int, first_seed: int = 0, mix: str = "families") -> Path:
+def generate(
+    out_dir: Path, frames: int, shard: int, shards: int, first_seed: int = 0, mix: str = "families", fine_px: int = 0
+) -> Path:
     """Render ``frames`` frames (every ``shards``-th seed from ``first_seed + shard``) into one npz;
-    ``mix`` (:data:`MIXES`) says what their art and piles are drawn from."""
-    gen = Generator(mix)
+    ``mix`` (:data:`MIXES`) says what their art and piles are drawn from; ``fine_px`` > 0 also keeps
+    the shell spots' and row slots' windows at ``fine_px`` a side (``fine_shells``: for the shells
+    counter of finer windows, ``tools.training.train --only fine_shells``)."""
+    gen = Generator(mix, fine_px)
     acc: dict[str, list[Any]] = {}
     t0 = time.time()
     done = 0
@@ -479,6 +492,13 @@ def generate(out_dir: Path, frames: int, shard: int, shards: int, first_seed: in
             print(f"shard {shard}: {done}/{frames} frames, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"shard{shard:02d}.npz"
+    fine: dict[str, np.ndarray] = {}  # the finer shell windows (fine_px)
+    if acc["fine_shells"]:
+        fine["fine_shells"] = np.stack(acc["fine_shells"])
+        fine["fine_shell_counts"] = np.array(acc["fine_shell_counts"], np.int16)
+        fine["fine_shell_refs"] = np.stack(acc["fine_shell_refs"]).astype(np.float32)
+        for w in ("families", "piles"):
+            fine[f"fine_shell_{w}"] = np.array(acc[f"fine_shell_{w}"])
     np.savez(
         path,
         tiles=np.stack(acc["tiles"]),
@@ -492,6 +512,7 @@ def generate(out_dir: Path, frames: int, shard: int, shards: int, first_seed: in
         shell_counts=np.array(acc["shell_counts"], np.int16),
         shell_refs=np.stack(acc["shell_refs"]).astype(np.float32),
         **{f"{k}_{w}": np.array(acc[f"{k}_{w}"]) for k in ("tile", "member", "shell") for w in ("families", "piles")},
+        **fine,
     )
     return path
 
@@ -504,8 +525,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shards", type=int, default=1)
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--mix", choices=MIXES, default="families", help="art and piles per frame (default: families)")
+    ap.add_argument("--fine-px", type=int, default=0, help="also keep the shell windows at this size (fine_shells)")
     a = ap.parse_args(argv)
-    p = generate(a.out, a.frames, a.shard, a.shards, a.first_seed, a.mix)
+    p = generate(a.out, a.frames, a.shard, a.shards, a.first_seed, a.mix, a.fine_px)
     print(p)
     return 0
 

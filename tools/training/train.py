@@ -12,7 +12,9 @@ Three small CNNs (``vision.features``):
   run time the classifier head is dropped and the features are compared with enrolled examples;
 * ``members`` (4 x 48 x 48 → 16 logits, counts 0..15) and ``shells`` (4 x 48 x 48 → 21 logits,
   counts 0..20): cross-entropy on windows + likeness maps to the measured colour (the reference
-  colour and the likeness width are jittered, as enrollment and light drift would).
+  colour and the likeness width are jittered, as enrollment and light drift would). ``--only
+  fine_shells`` trains ``shells`` on the finer windows of data made with ``--fine-px`` (the shipped
+  one: 4 x 96 x 96; a shell is some 6 pixels long in a 48-pixel window, 12 in a 96-pixel one).
 
 Windows are augmented on the fly (channel gains, noise, shifts; flips and quarter turns for the
 counting models). One pack-variant family per base pack is held out to measure how features carry
@@ -60,6 +62,7 @@ WINDOW_KEYS = {
     "tile": ("tiles", "tile_labels", "tile_kinds", "tile_occluders", "tile_families", "tile_piles"),
     "member": ("members", "member_counts", "member_refs", "member_families", "member_piles"),
     "shell": ("shells", "shell_counts", "shell_refs", "shell_families", "shell_piles"),
+    "fine_shell": ("fine_shells", "fine_shell_counts", "fine_shell_refs", "fine_shell_families", "fine_shell_piles"),
 }
 """The arrays of each kind of window (one row per window)."""
 
@@ -70,6 +73,8 @@ def exclude_families(data: dict[str, np.ndarray], families: list[str]) -> dict[s
         return data
     out = dict(data)
     for kind, keys in WINDOW_KEYS.items():
+        if keys[0] not in data:
+            continue  # no windows of that kind (the finer windows are kept only on request)
         col = f"{kind}_families"
         if col not in data:
             raise SystemExit(f"the data records no {col} (made before art families): cannot exclude families")
@@ -112,11 +117,16 @@ def build_nets() -> tuple[Any, Any]:
             return self.fc(self.body(x).flatten(1))
 
     class CountNet(nn.Module):
-        def __init__(self, classes: int) -> None:
+        def __init__(self, classes: int, px: int = 48) -> None:
             super().__init__()
-            self.body = nn.Sequential(
-                *block(4, 16, 2), *block(16, 32, 2), *block(32, 48, 1), *block(48, 64, 2), *block(64, 64, 2)
-            )
+            layers = [*block(4, 16, 2), *block(16, 32, 2), *block(32, 48, 1), *block(48, 64, 2), *block(64, 64, 2)]
+            side = px // 16
+            while side > 3:  # a larger window (the fine shells counter's): one more halving per doubling
+                layers += block(64, 64, 2)
+                side = (side + 1) // 2
+            if side != 3:
+                raise ValueError(f"a count window of {px} px does not shrink to 3 x 3 (use 48 x 2^k)")
+            self.body = nn.Sequential(*layers)
             self.head = nn.Sequential(
                 nn.Flatten(), nn.Linear(64 * 3 * 3, 128), nn.ReLU(inplace=True), nn.Linear(128, classes)
             )
@@ -162,7 +172,7 @@ def augment_tiles(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def augment_counts(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Gains, noise, flips and quarter turns (a count does not change with them); N x 48 x 48 x C."""
+    """Gains, noise, flips and quarter turns (a count does not change with them); N x px x px x C."""
     n = len(x)
     y = x.copy()
     g = rng.uniform(0.85, 1.15, (n, 1, 1, 3)) * rng.uniform(0.85, 1.15, (n, 1, 1, 1))
@@ -323,7 +333,7 @@ def train_counter(
     nval = max(1, n // 10)
     val, tr = perm[:nval], perm[nval:]
     y = np.clip(counts, 0, classes - 1).astype(np.int64)
-    net = CountNet(classes)
+    net = CountNet(classes, int(x_u8.shape[1]))
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     bs = 96
     steps = epochs * (len(tr) // bs)
@@ -437,7 +447,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count-epochs", type=int, default=14)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--only", nargs="+", choices=("tiles", "members", "shells"), help="train these models only")
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        choices=("tiles", "members", "shells", "fine_shells"),
+        help="train these models only (fine_shells: the shells counter on the finer windows, as shells.onnx)",
+    )
     ap.add_argument(
         "--exclude-family", nargs="+", default=[], metavar="F", help="leave out the windows of these art families"
     )
@@ -448,7 +463,8 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(a.threads)
     data = exclude_families(load(a.data), a.exclude_family)
-    log: dict[str, Any] = {"data": {k: len(v) for k, v in data.items() if k in ("tiles", "members", "shells")}}
+    kinds = ("tiles", "members", "shells", "fine_shells")
+    log: dict[str, Any] = {"data": {k: len(v) for k, v in data.items() if k in kinds}}
     if "member_families" in data:
         fams, counts = np.unique(data["member_families"], return_counts=True)
         log["data"]["member_families"] = {str(f): int(c) for f, c in zip(fams, counts, strict=True)}
@@ -460,6 +476,10 @@ def main(argv: list[str] | None = None) -> int:
     manifest_path = a.out / "models.json"
     manifest: dict[str, Any] = {"models": {}, "baseline": {}}
     only = set(a.only or ("tiles", "members", "shells"))
+    if "fine_shells" in only and "fine_shells" not in data:
+        raise SystemExit(f"{a.data}: no fine_shells windows (made without --fine-px): cannot train fine_shells")
+    if {"shells", "fine_shells"} <= only:
+        raise SystemExit("--only shells fine_shells: both would be shells.onnx; train one of them")
     if "tiles" in only:
         net = train_tiles(data, a.tile_epochs, a.seed, log)
         export(net, a.out / "tiles.onnx", 3, 40, normalise=True)
@@ -492,6 +512,22 @@ def main(argv: list[str] | None = None) -> int:
         manifest["baseline"]["shell_unit"] = round(
             baseline_units(data["shells"][~row], shell_counts[~row], data["shell_refs"][~row]), 2
         )
+    if "fine_shells" in only:
+        fc = data["fine_shell_counts"].astype(np.int64)
+        fine_row = fc >= 100
+        px = int(data["fine_shells"].shape[1])
+        net = train_counter(
+            "shells",
+            data["fine_shells"],
+            np.where(fine_row, fc - 100, fc),
+            data["fine_shell_refs"],
+            MAX_SHELLS + 1,
+            a.count_epochs,
+            a.seed + 1,
+            log,
+        )
+        export(net, a.out / "shells.onnx", 4, px)
+        manifest["models"]["shells"] = {"file": "shells.onnx", "px": px, "channels": 4, "outputs": MAX_SHELLS + 1}
     for m in manifest["models"].values():
         p = a.out / m["file"]
         m["sha256"] = sha256(p)
