@@ -53,6 +53,7 @@ from games.tribes.vision.readers.base import (
     template_costs,
     template_shares,
 )
+from games.tribes.vision.regions import COUNT_PX
 from vision.assign import BIG, EXACT_BELOW, assign_with_bounds
 from vision.classify import ExampleClassifier
 from vision.templates import TemplateMatcher
@@ -243,7 +244,7 @@ class RowReader:
     def _shells(self, ctx: FrameContext, n: int) -> list[tuple[int, float]]:
         if n == 0:
             return []
-        ps = ctx.regions.row_count_patches()
+        ps = ctx.regions.row_count_patches(int(getattr(self.counter, "px", COUNT_PX)))  # as its counter cuts
         win = ctx.windows(ps)[:n]
         ref, spread = self.shell
         like = likeness_maps(win, ref, colour_sigma(spread))

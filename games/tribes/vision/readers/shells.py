@@ -14,6 +14,7 @@ import numpy as np
 
 from games.tribes.vision.observation import ShellReading
 from games.tribes.vision.readers.base import FrameContext, colour_sigma, likeness_maps
+from games.tribes.vision.regions import COUNT_PX
 
 
 class CountModel(Protocol):
@@ -32,7 +33,7 @@ class ShellReader:
         t0 = time.perf_counter()
         if not seats:
             return [], set()
-        ps = ctx.regions.shell_patches(seats)
+        ps = ctx.regions.shell_patches(seats, int(getattr(self.counter, "px", COUNT_PX)))  # as its counter cuts
         inside = ctx.inside(ps)
         win = ctx.windows(ps)
         ref, spread = self.shell
