@@ -14,6 +14,7 @@ from games.tribes.vision.layout import default_layout
 from games.tribes.vision.readers.row import RowReader
 from games.tribes.vision.readers.shells import ShellReader
 from games.tribes.vision.regions import COUNT_PX, Regions
+from vision.features import Models
 
 SHELL = np.array([85.0, 2.0, 12.0], np.float32)
 
@@ -66,3 +67,9 @@ def test_the_row_slots_are_counted_at_their_counters_size() -> None:
         frame = _Frame()
         assert reader._shells(frame, 3) == [(0, 1.0), (2, 1.0), (5, 1.0)]  # type: ignore[arg-type]
         assert counter.seen == [(3, px)] and frame.sizes[0][1] == px
+
+
+def test_the_shipped_shells_counter_reads_finer_windows_than_the_member_counter() -> None:
+    specs = Models().specs
+    assert specs["shells"].px == 2 * specs["members"].px == 2 * COUNT_PX
+    assert Models().counter("shells").px == specs["shells"].px
