@@ -27,6 +27,10 @@ evaluation set the held-out pack), cached under names of their own. Every frame 
 unless ``--table-looks``: then the board reader keeps each free stone slot's look at the table, and
 the land reader each tile's while no member stands on it, from one frame of a session to the next,
 as a stream does (``BoardReader.table_bare``, ``LandReader.table_bare``).
+
+Besides each fact kind's errors it prints the frames read perfectly, the fact kinds that kept the
+others from it ("imperfect frames": every kind wrong in a frame, and the kinds wrong alone in theirs),
+and members per hex by how many members stand there.
 """
 
 from __future__ import annotations
@@ -353,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     errs: dict[str, Counter] = defaultdict(Counter)
     timings: dict[str, list[float]] = defaultdict(list)
+    perfect = [0, 0]  # frames read perfectly, frames read
+    by_count: dict[int, list[int]] = defaultdict(lambda: [0, 0])  # members on the tile -> right, read
     t0 = time.time()
     for name, seated, enr, frames in sessions(a):
         rec = Recognizer(seated, profile, enr, a.models, stream=False, member_art=a.member_art)
@@ -363,9 +369,24 @@ def main(argv: list[str] | None = None) -> int:
             for st, v in rec.timings.items():
                 timings[st].append(v)
             t = observation_from_truth(truth)
-            for k, (ok, tot) in score(obs, t).items():
+            scored = score(obs, t)
+            for k, (ok, tot) in scored.items():
                 totals[k][0] += ok
                 totals[k][1] += tot
+            wrong = sorted(k for k, (ok, tot) in scored.items() if ok < tot)  # what kept the frame from perfect
+            perfect[0] += not wrong
+            perfect[1] += 1
+            for k in wrong:
+                errs["imperfect frames: a fact kind wrong"][k] += 1
+            if len(wrong) == 1:
+                errs["imperfect frames: the only fact kind wrong"][wrong[0]] += 1
+            rh = {(h.seat, h.hex): h for h in obs.hexes}
+            for h in t.hexes:  # members per hex by how many stand there
+                if h.tile:
+                    n = sum(h.members.values())
+                    r = rh.get((h.seat, h.hex))
+                    by_count[min(n, 7)][0] += r is not None and dict(r.members) == dict(h.members)
+                    by_count[min(n, 7)][1] += 1
             diff(obs, t, errs, f"{name} {kelvin:.0f}K tilt{tilt:.0f}")
             truth_tiles = {(h.seat, h.hex) for h in t.hexes if h.tile}
             for c, v in rec.land.last_bare.items():  # every hex window read, against the hex's bare look
@@ -387,6 +408,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name} done ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
     for k, (ok, tot) in totals.items():
         print(f"{k:28s} {100 * ok / max(tot, 1):7.2f}%  ({tot - ok} wrong of {tot})")
+    ok, read = perfect
+    print(f"{'frames read perfectly':28s} {100 * ok / max(read, 1):7.2f}%  ({ok} of {read})")
+    print(
+        "members per hex by members there (right of read): "
+        + ", ".join(f"{n if n < 7 else '7+'}: {ok}/{tot}" for n, (ok, tot) in sorted(by_count.items()))
+    )
     print("median ms:", {k: round(float(np.median(v)), 1) for k, v in timings.items()})
     for k in sorted(errs):
         print(f"\n{k}: " + ", ".join(f"{c}x {v}" for v, c in errs[k].most_common(a.top)))
