@@ -14,7 +14,7 @@ Three small CNNs (``vision.features``):
   counts 0..20): cross-entropy on windows + likeness maps to the measured colour (the reference
   colour and the likeness width are jittered, as enrollment and light drift would). ``--only
   fine_shells`` trains ``shells`` on the finer windows of data made with ``--fine-px`` (the shipped
-  one: 4 x 96 x 96; a shell is some 6 pixels long in a 48-pixel window, 12 in a 96-pixel one).
+  one: 4 x 96 x 96; a shell, 16 x 11 mm, is 10 x 6–7 pixels in a 48-pixel window of a shell spot).
 
 Windows are augmented on the fly (channel gains, noise, shifts; flips and quarter turns for the
 counting models). One pack-variant family per base pack is held out to measure how features carry

@@ -1,8 +1,9 @@
 """The shell reader: how many shells lie on each seat's shell spot.
 
-The spot's window and a likeness map to the enrolled shell colour go through the shell counting
-model (:class:`~vision.features.Counter`); the count is the most probable one and its probability
-the confidence. A spot out of view is reported hidden (``shells:<seat>``).
+The spot's window, cut at the counting model's size (the shipped one reads 96 pixels a side: a shell
+is 10 x 6–7 pixels in a 48-pixel window of the 80 mm spot), and a likeness map to the enrolled shell
+colour go through the shell counting model (:class:`~vision.features.Counter`); the count is the most
+probable one and its probability the confidence. A spot out of view is reported hidden (``shells:<seat>``).
 """
 
 from __future__ import annotations
