@@ -172,8 +172,11 @@ def board_reads() -> Iterator[dict[str, Any]]:
         board_reader.BoardReader._stones = original  # type: ignore[method-assign]
 
 
-def diff(read: Observation, truth: Observation, errs: dict[str, Counter], where: str) -> None:
-    """Record every wrong fact with its confusion."""
+def diff(
+    read: Observation, truth: Observation, errs: dict[str, Counter], where: str, by_count: dict[int, list[int]]
+) -> None:
+    """Record every wrong fact with its confusion, and members per hex (right, read) by how many stand
+    there (7 for 7 or more) into ``by_count``."""
     rh = {(h.seat, h.hex): h for h in read.hexes}
 
     def lab(x: Any) -> str:
@@ -192,7 +195,10 @@ def diff(read: Observation, truth: Observation, errs: dict[str, Counter], where:
         if h.tile:
             t = sum(h.members.values())
             got = sum(r.members.values()) if r is not None else -1
-            if r is None or dict(r.members) != dict(h.members):
+            right = r is not None and dict(r.members) == dict(h.members)
+            by_count[min(t, 7)][0] += right
+            by_count[min(t, 7)][1] += 1
+            if not right:
                 errs["members"][f"{t}->{got}"] += 1
                 errs["members@"][where] += 1
                 errs["members_tile"][lab(h)] += 1
@@ -380,14 +386,7 @@ def main(argv: list[str] | None = None) -> int:
                 errs["imperfect frames: a fact kind wrong"][k] += 1
             if len(wrong) == 1:
                 errs["imperfect frames: the only fact kind wrong"][wrong[0]] += 1
-            rh = {(h.seat, h.hex): h for h in obs.hexes}
-            for h in t.hexes:  # members per hex by how many stand there
-                if h.tile:
-                    n = sum(h.members.values())
-                    r = rh.get((h.seat, h.hex))
-                    by_count[min(n, 7)][0] += r is not None and dict(r.members) == dict(h.members)
-                    by_count[min(n, 7)][1] += 1
-            diff(obs, t, errs, f"{name} {kelvin:.0f}K tilt{tilt:.0f}")
+            diff(obs, t, errs, f"{name} {kelvin:.0f}K tilt{tilt:.0f}", by_count)
             truth_tiles = {(h.seat, h.hex) for h in t.hexes if h.tile}
             for c, v in rec.land.last_bare.items():  # every hex window read, against the hex's bare look
                 kind = "bare look: on a tile" if c in truth_tiles else "bare look: on no tile"
