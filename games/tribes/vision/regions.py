@@ -159,11 +159,12 @@ class Regions:
         """One window per row slot (slot 1 first)."""
         return patch_set("row", list(self.layout.row_slots), self.layout.row_rotation, self.row_side, px)
 
-    def row_count_patches(self, px: int = COUNT_PX) -> PatchSet:
-        """Windows for counting shells on each row slot (as large as the slot pitch allows)."""
+    def row_count_patches(self, px: int = COUNT_PX, slots: int | None = None) -> PatchSet:
+        """Windows for counting shells on each row slot (as large as the slot pitch allows), or on the
+        first ``slots`` of them."""
         lay = self.layout
         side = self.row_side + 6.0
-        return patch_set("rowcount", list(lay.row_slots), lay.row_rotation, side, px)
+        return patch_set("rowcount", list(lay.row_slots)[:slots], lay.row_rotation, side, px)
 
     @cached_property
     def board_positions(self) -> list[tuple[int, int]]:

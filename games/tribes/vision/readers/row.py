@@ -244,8 +244,9 @@ class RowReader:
     def _shells(self, ctx: FrameContext, n: int) -> list[tuple[int, float]]:
         if n == 0:
             return []
-        ps = ctx.regions.row_count_patches(int(getattr(self.counter, "px", COUNT_PX)))  # as its counter cuts
-        win = ctx.windows(ps)[:n]
+        # the occupied slots (the first n), cut as the counter reads them
+        ps = ctx.regions.row_count_patches(int(getattr(self.counter, "px", COUNT_PX)), n)
+        win = ctx.windows(ps)
         ref, spread = self.shell
         like = likeness_maps(win, ref, colour_sigma(spread))
         probs = self.counter.probabilities(win, like)

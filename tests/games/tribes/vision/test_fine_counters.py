@@ -59,14 +59,14 @@ def test_the_shell_spots_are_cut_at_their_counters_size() -> None:
         assert [(r.seat, r.count) for r in got] == [(0, 3), (1, 7)] and not hidden
 
 
-def test_the_row_slots_are_counted_at_their_counters_size() -> None:
+def test_the_occupied_row_slots_are_counted_at_their_counters_size() -> None:
     for px in (COUNT_PX, 2 * COUNT_PX):
         counter = _Fixed([0, 2, 5], px)
         classes = SimpleNamespace(classes=["action:hunt", "event:war"])  # what the reader asks of it
         reader = RowReader(None, classes, counter, (SHELL, 5.0))  # type: ignore[arg-type]
         frame = _Frame()
         assert reader._shells(frame, 3) == [(0, 1.0), (2, 1.0), (5, 1.0)]  # type: ignore[arg-type]
-        assert counter.seen == [(3, px)] and frame.sizes[0][1] == px
+        assert counter.seen == [(3, px)] and frame.sizes == [(3, px)]  # the three occupied slots only
 
 
 def test_the_shipped_shells_counter_reads_finer_windows_than_the_member_counter() -> None:
