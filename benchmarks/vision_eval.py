@@ -87,6 +87,7 @@ from games.tribes.sim.splits import EVAL_SEED_BASE, HELD_OUT_PACK  # noqa: E402
 from games.tribes.vision.layout import default_layout  # noqa: E402
 from games.tribes.vision.observation import observation_from_truth  # noqa: E402
 from games.tribes.vision.recognizer import Recognizer  # noqa: E402
+from vision.features import Models  # noqa: E402
 from vision.registration import Registrar  # noqa: E402
 
 KELVIN_BINS = (
@@ -253,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         "piles": a.piles,
         "family": a.family,
         "models": a.models,
+        "model_sha256": Models(a.models).digests(),
         "frames": a.sessions * a.frames,
         "seconds": round(time.time() - t0),
         "truth_frames_with_hidden_regions": truth_hidden,

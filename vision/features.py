@@ -313,9 +313,17 @@ class Models:
         histogram of the prepared window; 1.0 = model only)."""
         return self.setting("tile_mix", 1.0)
 
-    def digests(self) -> dict[str, Any]:
-        """sha256 per model (recorded in enrollments and evaluation results)."""
-        return {n: s.sha256 for n, s in self.specs.items()}
+    def digests(self) -> dict[str, str]:
+        """sha256 per model file the pipeline reads, the extras (``pieces``) included: what an
+        evaluation's figures were measured with (recorded in its results)."""
+        out = {n: s.sha256 for n, s in self.specs.items()}
+        doc = read_json(self.folder / MANIFEST, "the models manifest", ModelError)
+        extras = doc.get(EXTRAS) if isinstance(doc, dict) else None
+        if isinstance(extras, dict):
+            for name, entry in extras.items():
+                if isinstance(entry, dict) and isinstance(entry.get("sha256"), str):
+                    out[name] = entry["sha256"]
+        return out
 
 
 class AreaCounter:

@@ -30,7 +30,7 @@ from games.tribes.vision.table import ArrowToken, TableModel
 from vision.assign import BIG, assign, assign_with_bounds, assign_with_margins
 from vision.colour import ColourNorm, fit_norm
 from vision.errors import FrameError, ModelError
-from vision.features import Models, default_models_dir
+from vision.features import Models, default_models_dir, sha256
 from vision.motion import MotionGate
 from vision.templates import TemplateMatcher
 
@@ -113,6 +113,17 @@ def test_counter_turns_only_the_windows_it_is_unsure_of():
     assert np.allclose(mixed[unsure], every[unsure], atol=1e-5)
     assert np.allclose(models.counter("members", 4, 1.01).probabilities(patches, like), every, atol=1e-5)
     assert np.allclose(mixed.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_the_digests_name_every_model_file_the_pipeline_reads():
+    """What an evaluation records as the models it measured: the sha256 of each file, the piece
+    model (an extra of the manifest) included, as computed from the files themselves."""
+    folder = default_models_dir()
+    got = Models(folder).digests()
+    files = {"tiles": "tiles.onnx", "members": "members.onnx", "shells": "shells.onnx", "pieces": "pieces.json"}
+    assert set(files) <= set(got)
+    for name, file in files.items():
+        assert got[name] == sha256(folder / file), name
 
 
 def test_motion_gate_settles_after_quiet_time_and_ignores_light_changes():
