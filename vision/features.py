@@ -207,11 +207,23 @@ class Counter:
         self.turns = max(1, min(4, turns))
         self.sure = sure
 
-    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray:
+    @property
+    def leans(self) -> bool:
+        """Whether the model also reads a lean ramp per window (a fifth input channel)."""
+        return self.model.spec.channels == 5
+
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray, lean: np.ndarray | None = None) -> np.ndarray:
         """N x (max+1) probabilities for patches (N x px x px x 3) and likeness maps (N x px x px),
         averaged over the ``turns`` quarter turns of each window (the model was trained with turned
-        windows) — of each window less sure than ``sure`` after the first, or of all."""
-        x = np.concatenate([_nchw(patches01), like[:, None].astype(np.float32) - 0.5], axis=1)
+        windows) — of each window less sure than ``sure`` after the first, or of all. A model that
+        reads leans (:attr:`leans`) needs ``lean``: each window's lean ramp (N x px x px,
+        :func:`vision.patches.lean_ramps`); others ignore it."""
+        parts = [_nchw(patches01), like[:, None].astype(np.float32) - 0.5]
+        if self.leans:
+            if lean is None:
+                raise ValueError(f"{self.model.path}: the model reads lean ramps; none given")
+            parts.append(lean[:, None].astype(np.float32) - 0.5)
+        x = np.concatenate(parts, axis=1)
         n = len(x)
         if n == 0:
             return np.zeros((0, self.model.spec.outputs), np.float32)
@@ -335,8 +347,10 @@ class AreaCounter:
         self.unit = unit
         self.max_count = max_count
 
-    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray:
-        """N x (max+1) distributions peaked at the rounded estimate."""
+    leans = False  # reads no lean ramps
+
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray, lean: np.ndarray | None = None) -> np.ndarray:
+        """N x (max+1) distributions peaked at the rounded estimate (``lean`` is not read)."""
         est = (like > 0.5).sum(axis=(1, 2)) / max(self.unit, 1e-6)
         k = np.clip(np.round(est), 0, self.max_count).astype(np.int64)
         conf = np.clip(1.0 - np.abs(est - np.round(est)), 0.5, 1.0)

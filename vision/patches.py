@@ -52,3 +52,26 @@ def patch_set(
     c = np.asarray(centers, np.float64).reshape(-1, 2)
     r = np.broadcast_to(np.asarray(rotations, np.float64), (len(c),)).copy()
     return PatchSet(key, c, r, float(side_mm), int(px))
+
+
+def window_vectors(ps: PatchSet, vectors_mm: np.ndarray) -> np.ndarray:
+    """Table vectors (N x 2, mm), one per window, in each window's own pixels (N x 2: columns, rows):
+    turned into the window's frame and scaled by its pixels per millimetre."""
+    v = np.asarray(vectors_mm, np.float64).reshape(-1, 2)
+    a = np.radians(ps.rotations)
+    c, s = np.cos(a), np.sin(a)
+    k = ps.px / ps.side_mm
+    return np.stack([(c * v[:, 0] + s * v[:, 1]) * k, (-s * v[:, 0] + c * v[:, 1]) * k], -1)
+
+
+def lean_ramps(vectors_px: np.ndarray, px: int) -> np.ndarray:
+    """A ramp per window (N x px x px, float32) rising along a vector in its pixels (N x 2): the value
+    at a pixel is its offset from the window's centre dotted with the vector, both in half-window
+    sides. A model reading the ramp beside the window learns where and how far things lean in it;
+    turning or flipping the window turns or flips the ramp with it, so quarter turns of an input stay
+    consistent."""
+    v = np.asarray(vectors_px, np.float64).reshape(-1, 2) / (px / 2)
+    ax = (np.arange(px) - (px - 1) / 2) / (px / 2)
+    gx, gy = np.meshgrid(ax, ax)  # column offset, row offset
+    ramps: np.ndarray = (v[:, 0, None, None] * gx[None] + v[:, 1, None, None] * gy[None]).astype(np.float32)
+    return ramps

@@ -12,7 +12,8 @@ and the windows are stored with their labels:
   labelled by identity (``<pack variant>/<face>`` or ``<texture>/empty``), plus windows made from the
   pack's face images the way enrollment from an art pack makes them;
 * ``members``: count windows of tile hexes, the seat colour measured from its supply as
-  enrollment does, and the number of members;
+  enrollment does, the number of members, and how a standing member leans in the window
+  (``member_leans``: ``games.tribes.vision.regions.leans``, from the frame's registration);
 * ``shells``: windows of shell spots and row slots, the shell colour measured from the spots, and
   the number of shells; with ``--fine-px N`` the same windows cut at N pixels a side too
   (``fine_shells``: the shipped shells counter's, N = 96).
@@ -50,7 +51,7 @@ from games.tribes.sim.splits import HELD_OUT_PACK, TRAIN_PACKS, colour_allowed, 
 from games.tribes.vision.artpack import ArtPack
 from games.tribes.vision.enrollment import JITTER, face_window, frame_norm, table_colour
 from games.tribes.vision.layout import default_layout
-from games.tribes.vision.regions import COUNT_PX, Regions
+from games.tribes.vision.regions import COUNT_PX, Regions, leans
 from games.tribes.vision.table import TableModel
 from sim.camera import Camera
 from vision.colour import lab, piece_colour
@@ -321,6 +322,7 @@ class Generator:
                 "members",
                 "member_counts",
                 "member_refs",
+                "member_leans",
                 "shells",
                 "shell_counts",
                 "shell_refs",
@@ -426,11 +428,13 @@ class Generator:
             cin = sampler.inside(reg, cp)
             cp = patch_set("count", cp.centers + rng.normal(0, 0.8, (len(tiles), 2)), cp.rotations, cp.side_mm, cp.px)
             cwin = norm.apply(sampler.sample(img, reg, cp))
+            lean = leans(reg, cp)
             for i, (s, _, n) in enumerate(tiles):
                 if cin[i]:
                     out["members"].append(to_u8(cwin[i]))
                     out["member_counts"].append(n)
                     out["member_refs"].append(refs[s])
+                    out["member_leans"].append(lean[i].astype(np.float32))
         # --- shells --------------------------------------------------------------------------------
         if shell_ref is not None:
             # the shell spots and row slots as the counter cuts them and, with fine_px, cut finer
@@ -508,6 +512,7 @@ def generate(
         members=np.stack(acc["members"]),
         member_counts=np.array(acc["member_counts"], np.int16),
         member_refs=np.stack(acc["member_refs"]).astype(np.float32),
+        member_leans=np.stack(acc["member_leans"]).astype(np.float32),
         shells=np.stack(acc["shells"]),
         shell_counts=np.array(acc["shell_counts"], np.int16),
         shell_refs=np.stack(acc["shell_refs"]).astype(np.float32),

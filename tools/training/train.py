@@ -15,6 +15,9 @@ Three small CNNs (``vision.features``):
   colour and the likeness width are jittered, as enrollment and light drift would). ``--only
   fine_shells`` trains ``shells`` on the finer windows of data made with ``--fine-px`` (the shipped
   one: 4 x 96 x 96; a shell, 16 x 11 mm, is 10 x 6–7 pixels in a 48-pixel window of a shell spot).
+  ``--member-lean`` gives ``members`` a fifth channel: each window's lean ramp
+  (:func:`vision.patches.lean_ramps` of the data's ``member_leans``: where and how far a standing
+  member leans in a window the camera sees obliquely).
 
 Windows are augmented on the fly (channel gains, noise, shifts; flips and quarter turns for the
 counting models). One pack-variant family per base pack is held out to measure how features carry
@@ -40,6 +43,7 @@ import numpy as np
 from games.tribes.vision.readers.base import colour_sigma
 from tools.training.dataset import from_u8
 from vision.colour import lab, likeness
+from vision.patches import lean_ramps
 
 HELD_VARIANTS = ("-hue3", "-poster")
 """Pack variants (of both base packs) kept out of training to measure transfer to new art."""
@@ -60,7 +64,7 @@ def load(folder: Path) -> dict[str, np.ndarray]:
 
 WINDOW_KEYS = {
     "tile": ("tiles", "tile_labels", "tile_kinds", "tile_occluders", "tile_families", "tile_piles"),
-    "member": ("members", "member_counts", "member_refs", "member_families", "member_piles"),
+    "member": ("members", "member_counts", "member_refs", "member_leans", "member_families", "member_piles"),
     "shell": ("shells", "shell_counts", "shell_refs", "shell_families", "shell_piles"),
     "fine_shell": ("fine_shells", "fine_shell_counts", "fine_shell_refs", "fine_shell_families", "fine_shell_piles"),
 }
@@ -117,9 +121,10 @@ def build_nets() -> tuple[Any, Any]:
             return self.fc(self.body(x).flatten(1))
 
     class CountNet(nn.Module):
-        def __init__(self, classes: int, px: int = 48) -> None:
+        def __init__(self, classes: int, px: int = 48, channels: int = 4) -> None:
             super().__init__()
-            layers = [*block(4, 16, 2), *block(16, 32, 2), *block(32, 48, 1), *block(48, 64, 2), *block(64, 64, 2)]
+            layers = [*block(channels, 16, 2), *block(16, 32, 2), *block(32, 48, 1), *block(48, 64, 2)]
+            layers += block(64, 64, 2)
             side = px // 16
             while side > 3:  # a larger window (the fine shells counter's): one more halving per doubling
                 layers += block(64, 64, 2)
@@ -321,7 +326,10 @@ def train_counter(
     epochs: int,
     seed: int,
     log: dict[str, Any],
+    leans: np.ndarray | None = None,
 ) -> Any:
+    """A counter on windows + likeness maps (+ with ``leans``, N x 2 window pixels, a lean ramp:
+    :func:`vision.patches.lean_ramps`)."""
     import torch
     import torch.nn.functional as F
 
@@ -333,7 +341,8 @@ def train_counter(
     nval = max(1, n // 10)
     val, tr = perm[:nval], perm[nval:]
     y = np.clip(counts, 0, classes - 1).astype(np.int64)
-    net = CountNet(classes, int(x_u8.shape[1]))
+    px = int(x_u8.shape[1])
+    net = CountNet(classes, px, 4 if leans is None else 5)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     bs = 96
     steps = epochs * (len(tr) // bs)
@@ -343,7 +352,10 @@ def train_counter(
     def inputs(sel: np.ndarray, aug: bool) -> np.ndarray:
         win = from_u8(x_u8[sel])
         like = likeness_maps(win, refs[sel], rng if aug else None)
-        x = np.concatenate([win, like[..., None]], axis=3)
+        parts = [win, like[..., None]]
+        if leans is not None:
+            parts.append(lean_ramps(leans[sel], px)[..., None])
+        x = np.concatenate(parts, axis=3)
         return augment_counts(x, rng) if aug else x
 
     for ep in range(epochs):
@@ -454,6 +466,11 @@ def main(argv: list[str] | None = None) -> int:
         help="train these models only (fine_shells: the shells counter on the finer windows, as shells.onnx)",
     )
     ap.add_argument(
+        "--member-lean",
+        action="store_true",
+        help="the members counter also reads each window's lean ramp (5 channels; data made with member_leans)",
+    )
+    ap.add_argument(
         "--exclude-family", nargs="+", default=[], metavar="F", help="leave out the windows of these art families"
     )
     a = ap.parse_args(argv)
@@ -480,6 +497,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"{a.data}: no fine_shells windows (made without --fine-px): cannot train fine_shells")
     if {"shells", "fine_shells"} <= only:
         raise SystemExit("--only shells fine_shells: both would be shells.onnx; train one of them")
+    if a.member_lean and "member_leans" not in data:
+        raise SystemExit(f"{a.data}: no member_leans (made before lean ramps): cannot train --member-lean")
     if "tiles" in only:
         net = train_tiles(data, a.tile_epochs, a.seed, log)
         export(net, a.out / "tiles.onnx", 3, 40, normalise=True)
@@ -497,9 +516,16 @@ def main(argv: list[str] | None = None) -> int:
             a.count_epochs,
             a.seed,
             log,
+            data["member_leans"] if a.member_lean else None,
         )
-        export(net, a.out / "members.onnx", 4, 48)
-        manifest["models"]["members"] = {"file": "members.onnx", "px": 48, "channels": 4, "outputs": MAX_MEMBERS + 1}
+        channels = 5 if a.member_lean else 4
+        export(net, a.out / "members.onnx", channels, 48)
+        manifest["models"]["members"] = {
+            "file": "members.onnx",
+            "px": 48,
+            "channels": channels,
+            "outputs": MAX_MEMBERS + 1,
+        }
         manifest["baseline"]["member_unit"] = round(
             baseline_units(data["members"], data["member_counts"].astype(np.int64), data["member_refs"]), 2
         )

@@ -162,6 +162,13 @@ class Recognizer:
             # shells on a row tile lie on its art: counted by their own model where the folder has one
             row_name = "row_shells" if "row_shells" in self.models.specs else "shells"
             row_shells: Any = self.models.counter(row_name, turns, sure_or_all)
+            for name, c in (("shells", shells), (row_name, row_shells)):
+                if c.leans:  # only the member counter is told how pieces lean (the shells lie flat)
+                    raise ModelError(
+                        str(self.models.folder / "models.json"),
+                        f"models.{name}.channels",
+                        "5 (a lean ramp): only the members counter reads one; a shells counter takes 4",
+                    )
             pieces = self.models.pieces()  # stones told from the bare art by their relief, where shipped
         else:
             self.encoder = PlainEncoder()

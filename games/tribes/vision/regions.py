@@ -26,7 +26,8 @@ from games.tribes.rules.profile import BoxProfile
 from games.tribes.vision.layout import TRACK_NAMES, Hex, Layout
 from games.tribes.vision.layout import regions as layout_regions
 from vision.layout import Point, rect_corners
-from vision.patches import PatchSet, patch_set
+from vision.patches import PatchSet, patch_set, window_vectors
+from vision.registration import Registration
 
 HEX_PATCH_MM = 48.0
 """Side of the window around a landscape tile for recognising its type (the tile is 46 mm corner to
@@ -38,6 +39,9 @@ EMBED_PX = 40
 """Pixels per side of the patches fed to the feature model."""
 COUNT_PX = 48
 """Pixels per side of the patches fed to the counting models."""
+LEAN_MM = 16.0
+"""Height (mm) of the piece whose lean a counting model may be told (a meeple's, as the renderer's):
+how far its top lies from its foot in a window seen by a tilted camera (:func:`leans`)."""
 
 
 RESERVED = ("reference_patch", "row.slots", "board.")
@@ -255,3 +259,10 @@ class Regions:
         """The corners of a marker (mm)."""
         m = self.layout.marker(marker_id)
         return rect_corners(m.center, (m.size, m.size), m.rotation)
+
+
+def leans(reg: Registration, ps: PatchSet, z: float = LEAN_MM) -> np.ndarray:
+    """Where the top of a piece ``z`` mm tall standing at each window's centre appears, from its foot,
+    in the window's pixels (N x 2: columns, rows): zero under the camera, longer the more obliquely
+    the camera sees the window (:meth:`~vision.registration.Registration.raised`)."""
+    return window_vectors(ps, reg.raised(ps.centers, z) - ps.centers)

@@ -94,11 +94,20 @@ from games.tribes.vision.readers.base import (
     template_costs,
     threshold_conf,
 )
-from games.tribes.vision.regions import COUNT_PATCH_MM, COUNT_PX, EMBED_PX, HEX_PATCH_MM, WALK_FAR, WALK_REACH
+from games.tribes.vision.regions import (
+    COUNT_PATCH_MM,
+    COUNT_PX,
+    EMBED_PX,
+    HEX_PATCH_MM,
+    WALK_FAR,
+    WALK_REACH,
+    leans,
+)
 from vision.bare import BareLook, thumbnails
 from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
 from vision.outline import Outline
+from vision.patches import lean_ramps
 from vision.templates import TemplateMatcher, paper_disc
 
 BARE_SAME = 0.1
@@ -256,9 +265,13 @@ class Encoder(Protocol):
 
 
 class CountModel(Protocol):
-    """Anything that turns windows and likeness maps into count probabilities."""
+    """Anything that turns windows and likeness maps (and, where it reads them, lean ramps) into count
+    probabilities."""
 
-    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray: ...
+    @property
+    def leans(self) -> bool: ...
+
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray, lean: np.ndarray | None = None) -> np.ndarray: ...
 
 
 _Result = tuple[str, float, float, Mapping[str, float]]
@@ -816,7 +829,11 @@ class LandReader:
                 bg = self._background(ctx, labels[i], tiles[i][0])
                 if bg is not None:
                     like[j] = np.clip(like[j] - self.member_art * bg, 0.0, 1.0)
-        probs = self.counter.probabilities(win, like)
+        lean = None
+        if self.counter.leans:  # the counter is told how pieces lean in each window
+            ps = ctx.regions.count_patches([tiles[i] for i in misses], win.shape[1])
+            lean = lean_ramps(leans(ctx.reg, ps), ps.px)
+        probs = self.counter.probabilities(win, like, lean)
         for j, i in enumerate(misses):
             k = int(probs[j].argmax())
             conf = float(probs[j, k]) * (1.0 if inside[i] else 0.5)

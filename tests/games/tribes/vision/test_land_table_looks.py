@@ -45,7 +45,9 @@ class _Counter:
         self.row = np.full(16, (1.0 - p) / 15, np.float32)
         self.row[count] = p
 
-    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray:
+    leans = False  # reads no lean ramps
+
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray, lean: np.ndarray | None = None) -> np.ndarray:
         return np.tile(self.row, (len(like), 1))
 
 

@@ -37,7 +37,9 @@ class _Counter:
     def __init__(self) -> None:
         self.like: list[np.ndarray] = []
 
-    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray:
+    leans = False  # reads no lean ramps
+
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray, lean: np.ndarray | None = None) -> np.ndarray:
         self.like.append(like.copy())
         return np.tile(np.eye(16, dtype=np.float32)[0], (len(like), 1))
 
