@@ -32,6 +32,7 @@ from vision.colour import ColourNorm, fit_norm
 from vision.errors import FrameError, ModelError
 from vision.features import Models, default_models_dir, sha256
 from vision.motion import MotionGate
+from vision.patches import lean_ramps
 from vision.templates import TemplateMatcher
 
 
@@ -103,15 +104,16 @@ def test_counter_turns_only_the_windows_it_is_unsure_of():
     rng = np.random.default_rng(5)
     patches = rng.random((12, 48, 48, 3)).astype(np.float32)
     like = rng.random((12, 48, 48)).astype(np.float32)
-    one = models.counter("members", 1).probabilities(patches, like)
-    every = models.counter("members", 4).probabilities(patches, like)
+    lean = lean_ramps(rng.normal(0, 6, (12, 2)), 48)  # the shipped member counter reads leans too
+    one = models.counter("members", 1).probabilities(patches, like, lean)
+    every = models.counter("members", 4).probabilities(patches, like, lean)
     sure = float(np.sort(one.max(axis=1))[6])  # half the windows are less sure than that
-    mixed = models.counter("members", 4, sure).probabilities(patches, like)
+    mixed = models.counter("members", 4, sure).probabilities(patches, like, lean)
     unsure = one.max(axis=1) < sure
     assert unsure.sum() == 6
     assert np.allclose(mixed[~unsure], one[~unsure], atol=1e-6)
     assert np.allclose(mixed[unsure], every[unsure], atol=1e-5)
-    assert np.allclose(models.counter("members", 4, 1.01).probabilities(patches, like), every, atol=1e-5)
+    assert np.allclose(models.counter("members", 4, 1.01).probabilities(patches, like, lean), every, atol=1e-5)
     assert np.allclose(mixed.sum(axis=1), 1.0, atol=1e-5)
 
 
@@ -347,6 +349,15 @@ def test_missing_or_corrupt_models_fail_clearly(tmp_path):
     (folder / "models.json").write_text("{")
     with pytest.raises(ModelError, match="not valid JSON"):
         Models(folder).check()
+    # a shells counter that would read a lean ramp (as the members counter does) is refused by name
+    leaning = tmp_path / "leaning"
+    shutil.copytree(default_models_dir(), leaning, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    doc = json.loads((leaning / "models.json").read_text())
+    assert doc["models"]["members"]["channels"] == 5
+    doc["models"]["shells"] = dict(doc["models"]["members"])
+    (leaning / "models.json").write_text(json.dumps(doc))
+    with pytest.raises(ModelError, match=r"models\.shells\.channels: 5 \(a lean ramp\)"):
+        Recognizer(lay, prof, enr, models=leaning)
 
 
 def test_a_stream_rereads_only_changed_hexes_and_reads_the_same():
@@ -876,8 +887,13 @@ def test_empty_tiles_of_dark_art_that_show_their_enrolled_art_are_read_free_sure
     """On dark art the member counter is unsure of an empty tile under a dark player's colour; a tile
     whose count window still shows its type's enrolled art holds none, surely
     (``LandReader._held_against_looks``, ``ART_SAME``). Two positions of the dark box: several empty
-    tiles read free at EMPTY_CONF, no member count wrong; with the check off, none that sure."""
+    tiles read free at EMPTY_CONF, no member count wrong; with the check off, none that sure. (The
+    art is asked for every reading of none less sure than LEARN_CONF: raised here to 0.97, so that the
+    check is exercised whatever the shipped counter's own confidence on these tiles — the one told
+    the leans reads all of them at 0.90–0.96.)"""
     from games.tribes.vision.readers import land
+
+    monkeypatch.setattr(land, "LEARN_CONF", 0.97)
 
     def sure_free(art_same: float) -> int:
         monkeypatch.setattr(land, "ART_SAME", art_same)
