@@ -23,7 +23,7 @@ import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -193,6 +193,23 @@ class HistogramFeatures:
         return hist / np.maximum(np.linalg.norm(hist, axis=1, keepdims=True), 1e-6)
 
 
+class CountModel(Protocol):
+    """What the readers count pieces with (:class:`Counter`, :class:`AreaCounter`): windows cut ``px``
+    pixels a side and their likeness maps (and, where it reads them, lean ramps) -> count probabilities."""
+
+    @property
+    def px(self) -> int:
+        """The side, in pixels, of the windows it reads."""
+        ...
+
+    @property
+    def leans(self) -> bool:
+        """Whether it reads a lean ramp per window."""
+        ...
+
+    def probabilities(self, patches01: np.ndarray, like: np.ndarray, lean: np.ndarray | None = None) -> np.ndarray: ...
+
+
 class Counter:
     """A counting model (``members`` or ``shells``): patch + likeness map → P(count = 0..N).
 
@@ -348,6 +365,7 @@ class AreaCounter:
         self.max_count = max_count
 
     leans = False  # reads no lean ramps
+    px = 48  # the window side its ``unit`` was measured at (the readers' COUNT_PX)
 
     def probabilities(self, patches01: np.ndarray, like: np.ndarray, lean: np.ndarray | None = None) -> np.ndarray:
         """N x (max+1) distributions peaked at the rounded estimate (``lean`` is not read)."""

@@ -106,6 +106,7 @@ from games.tribes.vision.regions import (
 from vision.bare import BareLook, thumbnails
 from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
+from vision.features import CountModel
 from vision.outline import Outline
 from vision.patches import lean_ramps
 from vision.templates import TemplateMatcher, paper_disc
@@ -262,16 +263,6 @@ class Encoder(Protocol):
     """Turns normalised windows of a group into unit feature vectors (:mod:`vision.encoder`)."""
 
     def encode(self, windows01: np.ndarray, group: str, key: str | list[str]) -> np.ndarray: ...
-
-
-class CountModel(Protocol):
-    """Anything that turns windows and likeness maps (and, where it reads them, lean ramps) into count
-    probabilities."""
-
-    @property
-    def leans(self) -> bool: ...
-
-    def probabilities(self, patches01: np.ndarray, like: np.ndarray, lean: np.ndarray | None = None) -> np.ndarray: ...
 
 
 _Result = tuple[str, float, float, Mapping[str, float]]

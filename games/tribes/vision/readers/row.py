@@ -53,9 +53,9 @@ from games.tribes.vision.readers.base import (
     template_costs,
     template_shares,
 )
-from games.tribes.vision.regions import COUNT_PX
 from vision.assign import BIG, EXACT_BELOW, assign_with_bounds
 from vision.classify import ExampleClassifier
+from vision.features import CountModel
 from vision.templates import TemplateMatcher
 
 UNKNOWN_EVENT = "?"
@@ -114,10 +114,6 @@ share more than the best one."""
 
 class Encoder(Protocol):
     def encode(self, windows01: np.ndarray, group: str, key: str) -> np.ndarray: ...
-
-
-class CountModel(Protocol):
-    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray: ...
 
 
 def _conf(margin: float) -> float:
@@ -245,7 +241,7 @@ class RowReader:
         if n == 0:
             return []
         # the occupied slots (the first n), cut as the counter reads them
-        ps = ctx.regions.row_count_patches(int(getattr(self.counter, "px", COUNT_PX)), n)
+        ps = ctx.regions.row_count_patches(self.counter.px, n)
         win = ctx.windows(ps)
         ref, spread = self.shell
         like = likeness_maps(win, ref, colour_sigma(spread))

@@ -9,17 +9,12 @@ probable one and its probability the confidence. A spot out of view is reported 
 from __future__ import annotations
 
 import time
-from typing import Protocol
 
 import numpy as np
 
 from games.tribes.vision.observation import ShellReading
 from games.tribes.vision.readers.base import FrameContext, colour_sigma, likeness_maps
-from games.tribes.vision.regions import COUNT_PX
-
-
-class CountModel(Protocol):
-    def probabilities(self, patches01: np.ndarray, like: np.ndarray) -> np.ndarray: ...
+from vision.features import CountModel
 
 
 class ShellReader:
@@ -34,7 +29,7 @@ class ShellReader:
         t0 = time.perf_counter()
         if not seats:
             return [], set()
-        ps = ctx.regions.shell_patches(seats, int(getattr(self.counter, "px", COUNT_PX)))  # as its counter cuts
+        ps = ctx.regions.shell_patches(seats, self.counter.px)  # as its counter cuts
         inside = ctx.inside(ps)
         win = ctx.windows(ps)
         ref, spread = self.shell
