@@ -52,7 +52,11 @@ walk does not go on from it, so no chain of phantom tiles crosses the table. Mea
 set (``benchmarks/vision_diag.py --set tune``, pale art; 0.12 between the phantoms' second-strongest
 side, at most 0.082, and real tiles', at least 0.155 on dark art on a dark table): confident phantom
 tiles 46 -> 0, phantom tiles 345 -> 3, and no real tile held back on any of the tuning or evaluation
-families. Members are counted on tiles only, by the counting model fed with the window and a
+families. The other way round, a window the tile model reads empty although it differs from the
+hex's bare look over at least ``UNLIKE_BARE`` of its disc and shows all six sides of a tile's outline
+(art much like the table: wheat on a light oak) is read as the model's most likely tile at
+``OUTLINE_CAP``, and the walk goes on from it (a starting tile has no bare look: it lay there at
+setup). Members are counted on tiles only, by the counting model fed with the window and a
 likeness map to the seat's enrolled colour, less half of what the bare tile of the type read there
 shows of that colour (``MEMBER_ART``: dark art is not taken for black members). Members of other
 colours on a seat's land are not counted (the rules keep each player's members on their own land).
@@ -253,6 +257,14 @@ against 15 of 9,004 windows of bare table (hexes enclosed by tiles); at washed-o
 showed six sides, the 4 windows of bare table read as tiles 2 or 3."""
 OUTLINE_CAP = 0.5
 """The highest confidence of a tile read in a window that shows too little of a tile's outline."""
+UNLIKE_BARE = 0.5
+"""A hex the tile model reads empty whose window differs from its bare look over at least this share
+(:meth:`LandReader._unlike_bare`) and shows a tile's whole outline is read as the model's most likely
+tile, unsure; 0: never. On the tuning set (24 sessions x 8 frames) the model read 18 tiles empty, and
+the walk then left 38 empty hexes beyond them unread; with 0.5 (or 0.3, the same) 10 and 19, tile
+type per hex wrong 91 -> 62 of 15,885, no phantom tile (docs/benchmarks.md, the twenty-third part).
+Bare table nearly never differs so much from its own look (4 of 9,022 such hexes on the tuning set
+at 0.8 or more) and shows a tile's whole outline only when enclosed by tiles."""
 HEX_OUTLINE = Outline(EMBED_PX, 6, 20.0 / HEX_PATCH_MM, 30.0, 2.0 / HEX_PATCH_MM)
 """The outline of a tile in a hex window: 20 mm from the centre to each flat side (flat to flat 40 mm,
 as the window's 48 mm, at the layout's scale), the first side's normal at 30 degrees, looked for
@@ -343,6 +355,8 @@ class LandReader:
         self.last_outline: dict[tuple[int, Hex], int] = {}
         """How many sides of its outline showed, for every hex window read afresh as a tile in the
         last frame."""
+        self.unlike_bare: set[tuple[int, Hex]] = set()
+        """The hexes of the last frame read as a tile against the tile model by :meth:`_unlike_bare`."""
         self.held_back: set[tuple[int, Hex]] = set()
         """The hexes whose last fresh reading was a tile without its outline (kept across frames: a
         stream's unchanged window keeps its reading, and the walk still stops there)."""
@@ -404,6 +418,7 @@ class LandReader:
         self.last_bare = {}
         self.last_like_bare = {}
         self.last_outline = {}
+        self.unlike_bare = set()
         self.glared = set()
         hidden: set[str] = set()
         visited: set[tuple[int, Hex]] = set()
@@ -462,6 +477,8 @@ class LandReader:
                             rivals = {cls.classes[k]: round(float(q), 4) for k, q in enumerate(dist) if k != b}
                             results[c] = (cls.classes[b], conf, p_empty, rivals)
                     self._outline_check(results, [cells[i] for i in todo], windows[todo])
+                    if UNLIKE_BARE > 0:
+                        self._unlike_bare(results, [cells[i] for i in todo], windows[todo])
                 if thumbs is not None and self.cache is not None:
                     for i in misses:
                         self.cache.put(cells[i], thumbs[i], results[cells[i]])
@@ -625,6 +642,31 @@ class LandReader:
                 self.held_back.add(c)
                 label, conf, p_empty, _ = results[c]
                 results[c] = (label, min(conf, OUTLINE_CAP), max(p_empty, 1.0 - OUTLINE_CAP), NO_RIVALS)
+
+    def _unlike_bare(
+        self,
+        results: dict[tuple[int, Hex], _Result],
+        cells: list[tuple[int, Hex]],
+        windows: np.ndarray,
+    ) -> None:
+        """A hex among ``cells`` the tile model reads empty although at least :data:`UNLIKE_BARE` of
+        its window differs from the hex's bare look and the window shows all six sides of a tile's
+        outline holds a tile: the model's most likely tile, unsure (:data:`OUTLINE_CAP`)."""
+        idx = [
+            i
+            for i, c in enumerate(cells)
+            if results[c][0] == EMPTY and self.last_bare.get(c, 0.0) >= UNLIKE_BARE and results[c][3]
+        ]
+        if not idx:
+            return
+        shown = HEX_OUTLINE.shown(windows[idx], self.outline_edge)
+        for i, n in zip(idx, shown, strict=True):
+            c = cells[i]
+            if n >= OUTLINE_WHOLE:
+                rivals = results[c][3]
+                best = max(rivals, key=lambda k: rivals[k])
+                results[c] = (best, OUTLINE_CAP, 1.0 - OUTLINE_CAP, NO_RIVALS)
+                self.unlike_bare.add(c)
 
     def _bare_screen(
         self,

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tests.games.tribes.vision.camera_scenes as cs
-from games.tribes.rules.hexgrid import neighbours
+from games.tribes.rules.hexgrid import START_TRIANGLE, neighbours
 from games.tribes.rules.profile import default_profile
 from games.tribes.sim.evaluation import PHANTOM_TILES, score
 from games.tribes.vision.layout import default_layout
@@ -212,3 +212,53 @@ def test_pale_faces_on_a_white_table_that_look_like_its_bare_look_are_read_by_th
     assert right >= total - 4 and phantoms == 0
     before, _, _ = read(99)  # no window counts as showing its whole outline
     assert before <= right - 30
+
+
+class _HorseAsEmpty:
+    """The real tile model, fooled into reading horse tiles as bare table (a table texture like the
+    horse art): where it reads horse, it reads empty, horse the runner-up."""
+
+    def __init__(self, real):
+        self.real = real
+        self.classes = real.classes
+        self.horse = real.classes.index("resource:horse")
+        self.empty = real.classes.index("empty")
+
+    def __len__(self):
+        return len(self.classes)
+
+    def column(self, name):
+        return self.real.column(name)
+
+    def probabilities(self, feats):
+        p = self.real.probabilities(feats).copy()
+        fooled = p.argmax(axis=1) == self.horse
+        p[fooled, self.horse], p[fooled, self.empty] = p[fooled, self.empty], p[fooled, self.horse]
+        return p
+
+
+def test_a_hex_read_empty_that_is_nothing_like_its_bare_look_and_shows_a_tile_outline_holds_a_tile(monkeypatch):
+    """The tile model reads a tile as empty (art much like the table): where the window differs from
+    the hex's bare look over at least ``UNLIKE_BARE`` and shows all six sides of a tile's outline, the
+    hex is read as the model's most likely tile, unsure (``OUTLINE_CAP``), and the walk goes on from
+    it; bare table never is. (A starting tile is not: enrollment saw it there, so it has no bare look.)"""
+
+    def read(share: float) -> tuple[dict, dict, set]:
+        monkeypatch.setattr(land, "UNLIKE_BARE", share)
+        fr = cs.frame(60)
+        rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), features="histogram", stream=False)
+        rec.land.classifiers = {s: _HorseAsEmpty(c) for s, c in rec.land.classifiers.items()}
+        obs = rec.read(fr.image)
+        truth = {(h.seat, h.hex): h for h in observation_from_truth(fr.truth).hexes if h.tile}
+        return {(h.seat, h.hex): h for h in obs.hexes if h.tile}, truth, set(rec.land.unlike_bare)
+
+    off, truth, none = read(0.0)
+    horse = {c for c, h in truth.items() if h.resource == "horse" and not h.exhausted}
+    lost = set(truth) - set(off)
+    # the fooled model loses the horse tiles, and the walk the tiles beyond them
+    assert not none and len(horse & lost) >= 3
+    on, _, turned = read(0.5)
+    assert turned and turned <= horse & lost  # … this check finds them again, and only them
+    assert all(on[c].tile_conf == land.OUTLINE_CAP and on[c].resource == "horse" for c in turned)
+    # no phantom; lost only where no bare look was kept: the starting triangles, tiled at setup
+    assert set(on) <= set(truth) and all(c[1] in START_TRIANGLE for c in set(truth) - set(on))
