@@ -57,7 +57,7 @@ import json
 import os
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -322,8 +322,12 @@ def video_eval(a: argparse.Namespace, layout: Any, profile: Any, pack: Any, phot
         "read": 0,
         "hand_frames": 0,
         "hand_flagged": 0,
+        "still_read": 0,
+        "still_ok": 0,
         "facts": {},
+        "members_wrong": {},
     }
+    members_wrong: Counter[str] = Counter()
     for v in range(a.video_sessions):
         s = 1000 + v
         rng = np.random.default_rng([EVAL_SEED_BASE, s, 1])
@@ -365,6 +369,24 @@ def video_eval(a: argparse.Namespace, layout: Any, profile: Any, pack: Any, phot
                     f[1] += tot
                 out["read"] += 1
                 out["read_ok"] += int(all(ok == tot for ok, tot in sc.values()))
+                if not moving:  # nothing over the table: every fact could be read
+                    out["still_read"] += 1
+                    out["still_ok"] += int(all(ok == tot for ok, tot in sc.values()))
+                    members_wrong.update(_members_wrong(obs, observation_from_truth(truth), v))
+    # one camera per session: a pile misread is misread in frame after frame; which, and in how many
+    out["members_wrong"] = dict(members_wrong.most_common(12))
+    return out
+
+
+def _members_wrong(read: Any, truth: Any, session: int) -> list[str]:
+    """The tiles whose members ``read`` gets wrong, as 'session V seat S hex (q, r): truth -> read'."""
+    rh = {(h.seat, h.hex): h for h in read.hexes}
+    out = []
+    for h in truth.hexes:
+        r = rh.get((h.seat, h.hex))
+        if h.tile and (r is None or dict(r.members) != dict(h.members)):
+            got = "unread" if r is None else str(dict(r.members))
+            out.append(f"session {session} seat {h.seat} hex {tuple(h.hex)}: {dict(h.members)} -> {got}")
     return out
 
 
@@ -416,7 +438,8 @@ def markdown(result: dict[str, Any]) -> str:
             f"video (motion gate): {vid['frames']} frames, {vid['truth_settled']} settled in truth, "
             f"{vid['hand_frames']} with a hand over the table ({vid['hand_flagged']} of them flagged hand_in_view); "
             f"the gate let {vid['gate_settled']} through, {vid['false_settled']} of them with a hand over the "
-            f"table or pieces moving; {vid['read_ok']}/{vid['read']} frames let through were read perfectly",
+            f"table or pieces moving; {vid['read_ok']}/{vid['read']} frames let through were read perfectly "
+            f"({vid.get('still_ok', '-')}/{vid.get('still_read', '-')} of those with nothing over the table)",
         ]
     parts = (
         ("by_kelvin", "colour temperature (K)"),
