@@ -24,6 +24,12 @@ def test_each_window_records_its_frames_family_and_piles(mix: str) -> None:
     for kind in ("tile", "member", "shell"):
         assert len(out[f"{kind}_families"]) == len(out[f"{kind}s"])
         assert len(out[f"{kind}_piles"]) == len(out[f"{kind}s"])
+    # each member window records how a standing member leans in it: a short vector in its pixels
+    # (a 16 mm piece in a 62 mm window of 48 pixels: seen 60 degrees off the vertical, its top lies
+    # 21 pixels from its foot; the renderer's cameras see the table far more steeply)
+    lean = np.stack(out["member_leans"])
+    assert lean.shape == (len(out["members"]), 2) and np.isfinite(lean).all()
+    assert np.abs(lean).max() < 21.0
     fam, piles = out["member_families"][0], out["member_piles"][0]
     if mix == "variants":
         assert (fam, piles) == (VARIANT_FAMILY, "fixed")
