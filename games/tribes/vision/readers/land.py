@@ -262,7 +262,8 @@ UNLIKE_BARE = 0.5
 (:meth:`LandReader._unlike_bare`) and shows a tile's whole outline is read as the model's most likely
 tile, unsure; 0: never. On the tuning set (24 sessions x 8 frames) the model read 18 tiles empty, and
 the walk then left 38 empty hexes beyond them unread; with 0.5 (or 0.3, the same) 10 and 19, tile
-type per hex wrong 91 -> 62 of 15,885, no phantom tile (docs/benchmarks.md, the twenty-third part).
+type per hex wrong 91 -> 62 of 15,885, no phantom tile; on the held-out pack (vision_eval) it found
+none and made 6 phantom tiles, none confident (docs/benchmarks.md, the twenty-third part).
 Bare table nearly never differs so much from its own look (4 of 9,022 such hexes on the tuning set
 at 0.8 or more) and shows a tile's whole outline only when enclosed by tiles."""
 HEX_OUTLINE = Outline(EMBED_PX, 6, 20.0 / HEX_PATCH_MM, 30.0, 2.0 / HEX_PATCH_MM)
