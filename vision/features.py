@@ -316,10 +316,9 @@ class Models:
         its sha256 checked; None when the folder lists none."""
         if "pieces" in self._extras:
             return self._extras["pieces"]
-        doc = read_json(self.folder / MANIFEST, "the models manifest", ModelError)
-        extras = doc.get(EXTRAS) if isinstance(doc, dict) else None
+        extras = self._manifest_extras()
         model = None
-        if isinstance(extras, dict) and "pieces" in extras:
+        if extras is not None and "pieces" in extras:
             at = f"{EXTRAS}.pieces"
             rd = Reader(str(self.folder / MANIFEST), ModelError)
             entry = rd.obj(extras["pieces"], at)
@@ -328,6 +327,12 @@ class Models:
             model = PieceModel.load(path)
         self._extras["pieces"] = model  # loaded once, as the ONNX models are
         return model
+
+    def _manifest_extras(self) -> dict[str, Any] | None:
+        """``models.json``'s object of models that are not ONNX files (:data:`EXTRAS`), or None."""
+        doc = read_json(self.folder / MANIFEST, "the models manifest", ModelError)
+        extras = doc.get(EXTRAS) if isinstance(doc, dict) else None
+        return extras if isinstance(extras, dict) else None
 
     def setting(self, name: str, default: float) -> float:
         """A number from ``models.json`` (the recognizer's tuned settings), or ``default``."""
@@ -346,9 +351,8 @@ class Models:
         """sha256 per model file the pipeline reads, the extras (``pieces``) included: what an
         evaluation's figures were measured with (recorded in its results)."""
         out = {n: s.sha256 for n, s in self.specs.items()}
-        doc = read_json(self.folder / MANIFEST, "the models manifest", ModelError)
-        extras = doc.get(EXTRAS) if isinstance(doc, dict) else None
-        if isinstance(extras, dict):
+        extras = self._manifest_extras()
+        if extras is not None:
             for name, entry in extras.items():
                 if isinstance(entry, dict) and isinstance(entry.get("sha256"), str):
                     out[name] = entry["sha256"]
