@@ -54,7 +54,7 @@ side, at most 0.082, and real tiles', at least 0.155 on dark art on a dark table
 tiles 46 -> 0, phantom tiles 345 -> 3, and no real tile held back on any of the tuning or evaluation
 families. The other way round, a window the tile model reads empty although it differs from the
 hex's bare look over at least ``UNLIKE_BARE`` of its disc and shows all six sides of a tile's outline
-(art much like the table: wheat on a light oak) is read as the model's most likely tile at
+(art much like the table) is read as the model's most likely tile at
 ``OUTLINE_CAP``, and the walk goes on from it (a starting tile has no bare look: it lay there at
 setup). Members are counted on tiles only, by the counting model fed with the window and a
 likeness map to the seat's enrolled colour, less half of what the bare tile of the type read there
@@ -112,7 +112,7 @@ from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
 from vision.features import CountModel
 from vision.outline import Outline
-from vision.patches import lean_ramps
+from vision.patches import PatchSet, lean_ramps
 from vision.templates import TemplateMatcher, paper_disc
 
 BARE_SAME = 0.1
@@ -736,7 +736,7 @@ class LandReader:
         ps = ctx.regions.count_patches(tiles)
         inside = ctx.inside(ps)
         win = ctx.windows(ps)
-        fresh, thumbs = self._count(ctx, tiles, labels, win, inside, out)
+        fresh, thumbs = self._count(ctx, tiles, labels, ps, win, inside, out)
         self._held_against_looks(ctx, tiles, labels, win, inside, out, fresh)
         if thumbs is not None and self.count_cache is not None:
             for i in fresh:  # a window that does not change keeps its reading, looks held against included
@@ -835,13 +835,15 @@ class LandReader:
         ctx: FrameContext,
         tiles: list[tuple[int, Hex]],
         labels: list[str],
+        ps: PatchSet,
         win: np.ndarray,
         inside: np.ndarray,
         out: dict[tuple[int, Hex], tuple[int, float]],
     ) -> tuple[list[int], np.ndarray | None]:
-        """The counter's reading of every tile into ``out``; those whose windows did not change since a
-        stream last read them keep that reading (the count cache). Returns the tiles counted afresh
-        (indices into ``tiles``) and the cache's thumbnails of the windows (None without a cache)."""
+        """The counter's reading of every tile into ``out`` (their count windows ``ps``, cut as ``win``);
+        those whose windows did not change since a stream last read them keep that reading (the count
+        cache). Returns the tiles counted afresh (indices into ``tiles``) and the cache's thumbnails of
+        the windows (None without a cache)."""
         if self.count_cache is not None:
             hits, misses, thumbs = self.count_cache.split(ctx.reg.serial, list(tiles), win)
         else:
@@ -865,8 +867,7 @@ class LandReader:
                     like[j] = np.clip(like[j] - self.member_art * bg, 0.0, 1.0)
         lean = None
         if self.counter.leans:  # the counter is told how pieces lean in each window
-            ps = ctx.regions.count_patches([tiles[i] for i in misses], win.shape[1])
-            lean = lean_ramps(leans(ctx.reg, ps), ps.px)
+            lean = lean_ramps(leans(ctx.reg, ps)[misses], ps.px)
         probs = self.counter.probabilities(win, like, lean)
         for j, i in enumerate(misses):
             k = int(probs[j].argmax())
