@@ -400,9 +400,15 @@ def main(argv: list[str] | None = None) -> int:
             held = {(h.seat, h.hex): sum(h.members.values()) for h in t.hexes if h.tile}
             for c, v in rec.land.last_table.items():  # every tile against its kept look at this table
                 kind = "table look: no member" if held.get(c, 0) == 0 else "table look: members"
+                hide = rec.land.last_hide.get(c)
+                if hide is not None:
+                    kind += f", hide {min(int(hide * 5), 4) / 5:.1f}"
                 errs[kind][f"{min(int(v * 50), 9) / 50:.2f}"] += 1
             for c, (v, counted) in rec.land.last_art.items():  # tiles held against their type's art
                 kind = f"art look: counted {counted}, {'no member' if held.get(c, 0) == 0 else 'members'}"
+                hide = rec.land.last_hide.get(c)
+                if hide is not None:
+                    kind += f", hide {min(int(hide * 5), 4) / 5:.1f}"
                 errs[kind][f"{min(int(v * 100), 10) / 100:.2f}"] += 1
         print(f"{name} done ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
     for k, (ok, tot) in totals.items():

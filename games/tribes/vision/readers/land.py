@@ -67,8 +67,10 @@ on a thumbnail of the count window against each of the type's enrolled windows):
 black player's colour leaves the counter at even odds on an empty tile. A tile showing its art (less
 than :data:`ART_SAME` of the inner disc differs) holds none, surely (:data:`EMPTY_CONF`); a reading of
 one member becomes none only where the art shows closely (:data:`FLIP_SAME`: a black member on a dark
-back can differ from it by little more). In a stream (``learn``) the reader also keeps each tile's own
-look at this table while no member stands on it (:attr:`LandReader.table_bare`, keyed by seat and hex
+back can differ from it by little more; where the art looks like the seat's colour over most of the
+disc, :data:`HIDE_SHARE`, only so closely is a reading of none made sure either). In a stream
+(``learn``) the reader also keeps each tile's own look at this table while no member stands on it
+(:attr:`LandReader.table_bare`, keyed by seat and hex
 with the tile's label; learned where the reading is none at :data:`LEARN_CONF` or more, never from a
 member taken away; a running mean, :data:`LOOK_WEIGHT`; forgotten when the tile's label changes), and
 holds each tile against it first, the same way (:data:`EMPTY_SAME`). One-sided, as the bare table's
@@ -174,6 +176,17 @@ the back by less than :data:`ART_SAME` (dark art through the tracker, seed 6: wi
 member was taken away, learned into the tile's look, and the tracker had to be corrected), while of the
 941 tiles the counter read one member on, holding members, on the dark tuning faces none came below
 0.09; of the 34 it gave one member they did not hold, 24 lay below 0.02 (the "art look" lines)."""
+HIDE_SHARE = 0.5
+"""A tile whose art looks like a seat's colour (:meth:`LandReader._background` above 0.5) over more than
+this share of its count window's inner disc *hides* that seat's members: a member standing there
+barely changes the tile's look. There the look checks vouch for none only as closely as for a member
+taken away (:data:`FLIP_SAME` in place of :data:`EMPTY_SAME` and :data:`ART_SAME`). Dark art through
+the tracker, seed 6: the black player's member on its dark exhausted starting tile differed from the
+back's enrolled art by 0.043, was made a sure none, learned into the tile's look, and read as none
+from then on. On the dark tuning faces with the looks kept (``benchmarks/vision_diag.py --set tune
+--family dark --sessions 24 --every 1 --table-looks``, the "hide" of its look lines): the two tiles
+holding members that came below the usual bounds both hid more than 0.8 of their disc; of the 48
+free tiles hiding more than 0.6, 32 still came below :data:`FLIP_SAME`."""
 LEARN_CONF = 0.9
 """A tile's look at this table is learned only where the reading is none at least this surely (the
 counter's own, or made sure by the art or the kept look; never a member taken away), and only a
@@ -331,6 +344,10 @@ class LandReader:
         """The least disagreement with its type's enrolled art of every tile held against it in the last
         frame (those the counter read free unsurely, or with one member), with the counter's count."""
         self._art: dict[int, tuple[BareLook, dict[str, list[str]]] | None] = {}
+        self.last_hide: dict[tuple[int, Hex], float] = {}
+        """The share of its inner disc where the art looks like the seat's colour, of every tile held
+        against its looks in the last frame (:data:`HIDE_SHARE`)."""
+        self._hide: dict[tuple[str, int], float] = {}
         self.paper_scale = float(paper_scale)
         self.structure_share = float(structure_share)
         self.templates = templates if templates is not None and len(templates) else None
@@ -730,7 +747,7 @@ class LandReader:
         self, ctx: FrameContext, tiles: list[tuple[int, Hex]], labels: list[str]
     ) -> dict[tuple[int, Hex], tuple[int, float]]:
         out: dict[tuple[int, Hex], tuple[int, float]] = {}
-        self.last_table, self.last_art = {}, {}
+        self.last_table, self.last_art, self.last_hide = {}, {}, {}
         if not tiles:
             return out
         ps = ctx.regions.count_patches(tiles)
@@ -756,7 +773,8 @@ class LandReader:
         """Hold the tiles in view counted afresh (``fresh``, indices into ``tiles``: a stream's unchanged
         windows keep their readings) against their own looks at this table while free (a stream) and,
         where that does not settle it, against their types' enrolled art: a reading of none on a tile
-        that shows either (:data:`EMPTY_SAME`, :data:`ART_SAME`) is sure (:data:`EMPTY_CONF`), a reading
+        that shows either (:data:`EMPTY_SAME`, :data:`ART_SAME`; only closely, :data:`FLIP_SAME`, where
+        the art hides the seat's members, :data:`HIDE_SHARE`) is sure (:data:`EMPTY_CONF`), a reading
         of one member on a tile that shows either closely (:data:`FLIP_SAME`) becomes none. A stream
         then learns the looks of the tiles read free (:data:`LEARN_CONF`; never from a reading turned
         to none here) and forgets those whose tile changed."""
@@ -778,8 +796,17 @@ class LandReader:
             ref = BareLook([str(j) for j in at], np.clip(np.stack(list(looks.values())) + 0.5, 0, 255).astype(np.uint8))
             table[at] = ref.disagreement([str(j) for j in at], q[at])
             self.last_table.update({tiles[j]: float(table[j]) for j in at})
+        # where the art hides the seat's members, a look vouches for none only as closely as for one taken away
+        hides = np.zeros(len(tiles), bool)
+        for j in np.flatnonzero(asked):
+            share = self._hidden(ctx, labels[j], tiles[j][0])
+            if share is not None:
+                self.last_hide[tiles[j]] = share
+                hides[j] = share > HIDE_SHARE
+        empty_same = np.where(hides, FLIP_SAME, EMPTY_SAME)
+        art_same = np.where(hides, FLIP_SAME, ART_SAME)
         with np.errstate(invalid="ignore"):  # NaN: no look kept, nothing enrolled
-            settled = (table < FLIP_SAME) | ((table < EMPTY_SAME) & np.array([out[c][0] == 0 for c in tiles]))
+            settled = (table < FLIP_SAME) | ((table < empty_same) & np.array([out[c][0] == 0 for c in tiles]))
         # the art is asked where the counter reads one member, or none unsurely (below LEARN_CONF): a
         # window with more members would not show the art
         ask = [
@@ -799,7 +826,7 @@ class LandReader:
                 art[j] = min(float(share), float(np.nan_to_num(art[j], nan=1.0)))
             self.last_art.update({tiles[j]: (float(art[j]), out[tiles[j]][0]) for j, _ in pairs})
         with np.errstate(invalid="ignore"):
-            free = (table < EMPTY_SAME) | (art < ART_SAME)
+            free = (table < empty_same) | (art < art_same)
             clear = (table < FLIP_SAME) | (art < FLIP_SAME)
         for j, c in enumerate(tiles):
             n, conf = out[c]
@@ -807,8 +834,22 @@ class LandReader:
             if flipped or (n == 0 and free[j]):
                 n, conf = out[c] = (0, max(EMPTY_CONF, conf if n == 0 else 0.0))
             if self.learn and asked[j] and n == 0 and conf >= LEARN_CONF and not flipped:
-                old = looks.get(j) if table[j] < EMPTY_SAME else None  # a look no longer shown: afresh
+                old = looks.get(j) if table[j] < empty_same[j] else None  # a look no longer shown: afresh
                 self.table_bare[c] = (labels[j], kept_look(old, thumbs[j].astype(np.float32), LOOK_WEIGHT))
+
+    def _hidden(self, ctx: FrameContext, label: str, seat: int) -> float | None:
+        """The share of a count window's inner disc (as :class:`~vision.bare.BareLook` compares it)
+        where the bare tile ``label`` looks like ``seat``'s colour (:meth:`_background` above 0.5), or
+        None when the type was never enrolled."""
+        key = (label, seat)
+        if key not in self._hide:
+            bg = self._background(ctx, label, seat)
+            if bg is None:
+                return None
+            n = bg.shape[0]
+            yy, xx = np.mgrid[:n, :n] - (n - 1) / 2
+            self._hide[key] = float((bg[yy**2 + xx**2 <= (0.3 * n) ** 2] > 0.5).mean())
+        return self._hide[key]
 
     def _art_looks(self, ctx: FrameContext, seat: int) -> tuple[BareLook, dict[str, list[str]]] | None:
         """The enrolled windows of every tile type as thumbnails of a count window turned as ``seat``'s

@@ -22,14 +22,24 @@ TILE = (SEAT, (1, 0))
 LABEL = "resource:goat"
 
 
-def _window(side_mm: float, px: int, member: bool, light: tuple[float, float, float] = (1, 1, 1)) -> np.ndarray:
-    """A window ``side_mm`` wide of dark, dotted tile art (normalised BGR), with a black member (a
-    disc of 6 mm radius) 5 mm off its centre, all under a light of gains ``light`` (B, G, R)."""
+NEAR_BLACK = (0.10, 0.14, 0.18)  # dark art as black as the members (Lab lightness 4): it hides them
+DARK = (0.30, 0.34, 0.38)  # dark art that does not (lightness 35)
+
+
+def _window(
+    side_mm: float,
+    px: int,
+    member: bool,
+    light: tuple[float, float, float] = (1, 1, 1),
+    tone: tuple[float, float, float] = NEAR_BLACK,
+) -> np.ndarray:
+    """A window ``side_mm`` wide of dark, dotted tile art of ``tone`` (normalised BGR), with a black
+    member (a disc of 6 mm radius) 5 mm off its centre, all under a light of gains ``light`` (B, G, R)."""
     c = (np.arange(px) + 0.5) / px * side_mm - side_mm / 2
     x, y = np.meshgrid(c, c)
     out = np.empty((px, px, 3), np.float32)
-    out[:] = (0.10, 0.14, 0.18)
-    out[np.hypot((x + 3) % 6 - 3, (y + 3) % 6 - 3) < 1.6] = (0.05, 0.06, 0.07)
+    out[:] = tone
+    out[np.hypot((x + 3) % 6 - 3, (y + 3) % 6 - 3) < 1.6] = np.asarray(tone, np.float32) / 2
     if member:
         out[np.hypot(x - 5, y) < 6] = 0.01
     return out * np.asarray(light, np.float32)
@@ -51,8 +61,14 @@ class _Counter:
         return np.tile(self.row, (len(like), 1))
 
 
-def _reader(counter: _Counter, learn: bool, enrolled: bool = True, cache: bool = False) -> LandReader:
-    art = _window(HEX_PATCH_MM, EMBED_PX, member=False)
+def _reader(
+    counter: _Counter,
+    learn: bool,
+    enrolled: bool = True,
+    cache: bool = False,
+    tone: tuple[float, float, float] = NEAR_BLACK,
+) -> LandReader:
+    art = _window(HEX_PATCH_MM, EMBED_PX, member=False, tone=tone)
     return LandReader(
         encoder=None,  # type: ignore[arg-type]
         classifiers={},
@@ -127,20 +143,44 @@ def test_a_stream_learns_a_free_tiles_look_at_this_table_reads_it_surely_free_th
 def test_one_member_is_taken_away_only_where_the_art_shows_closely(monkeypatch: Any) -> None:
     """Between FLIP_SAME and ART_SAME a window is near enough its art to make a reading of none sure,
     not near enough to take a member away (a black member on a dark back can differ that little)."""
-    with_member = _window(COUNT_PATCH_MM, COUNT_PX, member=True)
-    reader = _reader(_Counter(1, 0.6), learn=False)
+    with_member = _window(COUNT_PATCH_MM, COUNT_PX, member=True, tone=DARK)
+    reader = _reader(_Counter(1, 0.6), learn=False, tone=DARK)
     assert _read(reader, with_member)[0] == 1
     share, counted = reader.last_art[TILE]
     assert counted == 1
     assert share > land.FLIP_SAME
+    assert reader.last_hide[TILE] <= land.HIDE_SHARE  # this art does not look like the black members
     monkeypatch.setattr(land, "ART_SAME", share + 0.01)  # as near as a black member on a dark back
-    assert _read(_reader(_Counter(1, 0.6), learn=False), with_member)[0] == 1
-    assert _read(_reader(_Counter(0, 0.6), learn=False), with_member) == (0, land.EMPTY_CONF)
+    assert _read(_reader(_Counter(1, 0.6), learn=False, tone=DARK), with_member)[0] == 1
+    assert _read(_reader(_Counter(0, 0.6), learn=False, tone=DARK), with_member) == (0, land.EMPTY_CONF)
     monkeypatch.setattr(land, "FLIP_SAME", share + 0.01)
-    assert _read(_reader(_Counter(1, 0.6), learn=False), with_member) == (0, land.EMPTY_CONF)
+    assert _read(_reader(_Counter(1, 0.6), learn=False, tone=DARK), with_member) == (0, land.EMPTY_CONF)
     # a stream never learns a look from a member taken away
-    stream = _reader(_Counter(1, 0.6), learn=True)
+    stream = _reader(_Counter(1, 0.6), learn=True, tone=DARK)
     assert _read(stream, with_member) == (0, land.EMPTY_CONF) and stream.table_bare == {}
+
+
+def test_art_that_looks_like_the_members_vouches_for_none_only_closely(monkeypatch: Any) -> None:
+    """On art as black as the black members (HIDE_SHARE) a member barely changes the tile's look: a
+    window between FLIP_SAME and ART_SAME of that art leaves an unsure reading of none unsure, and a
+    stream learns no look from it (found through the tracker: the black member on a dark exhausted
+    starting tile was made a sure none, learned into the tile's look, and read as none from then on)."""
+    with_member = _window(COUNT_PATCH_MM, COUNT_PX, member=True)
+    probe = _reader(_Counter(0, 0.6), learn=False)
+    n, conf = _read(probe, with_member)
+    share = probe.last_art[TILE][0]
+    assert probe.last_hide[TILE] > land.HIDE_SHARE and share > land.FLIP_SAME
+    monkeypatch.setattr(land, "ART_SAME", share + 0.01)  # as near as on the dark back through the tracker
+    stream = _reader(_Counter(0, 0.6), learn=True)
+    n, conf = _read(stream, with_member)
+    assert n == 0 and abs(conf - 0.6) < 1e-6  # the counter's doubt stands
+    assert stream.table_bare == {}
+    # the bare art itself still makes the doubt sure: it shows within FLIP_SAME
+    assert _read(stream, _window(COUNT_PATCH_MM, COUNT_PX, member=False)) == (0, land.EMPTY_CONF)
+    assert stream.last_art[TILE][0] < land.FLIP_SAME and TILE in stream.table_bare
+    # art that does not look like the members, the same distance off: sure, as before
+    monkeypatch.setattr(land, "HIDE_SHARE", 1.0)
+    assert _read(_reader(_Counter(0, 0.6), learn=False), with_member) == (0, land.EMPTY_CONF)
 
 
 def test_a_streams_unchanged_window_keeps_its_reading_with_the_looks_held_against_it() -> None:
