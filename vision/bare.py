@@ -163,34 +163,37 @@ class BareLook:
     def washed_now(self, keys: Sequence[str], windows01: np.ndarray) -> np.ndarray:
         """Per window: its place was washed out at setup and the window is washed out now — the
         places where :meth:`disagreement` says nothing although a look was kept."""
-        out = np.zeros(len(keys), bool)
-        idx = [(j, self.index[k]) for j, k in enumerate(keys) if k in self.index and self.washed[self.index[k]]]
-        if idx:
-            q = thumbnails(np.asarray(windows01)[[j for j, _ in idx]], self.px).astype(np.float32) / 255.0
-            out[[j for j, _ in idx]] = self._washed_now([i for _, i in idx], q)
-        return out
+        return self.compare(keys, windows01)[1]
 
     def disagreement(self, keys: Sequence[str], windows01: np.ndarray) -> np.ndarray:
         """Per window, the share of its inner disc that differs from its place's bare look (0..1;
         NaN where the place has none). ``windows01`` are normalised BGR windows of any size, cut as
         the thumbnails were."""
+        return self.compare(keys, windows01)[0]
+
+    def compare(self, keys: Sequence[str], windows01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`disagreement` and :meth:`washed_now` of the same windows at once (each window
+        thumbnailed once)."""
         out = np.full(len(keys), np.nan, np.float32)
+        washed = np.zeros(len(keys), bool)
         idx = [(j, self.index[k]) for j, k in enumerate(keys) if k in self.index]
         if not idx:
-            return out
+            return out, washed
         rows = [j for j, _ in idx]
         ref = [i for _, i in idx]
         q = thumbnails(np.asarray(windows01)[rows], self.px).astype(np.float32) / 255.0  # M x px x px x 3
         s, inner = self.shift, self.px - 2 * self.shift
         m = self.mask
         if self.washed[ref].any():  # a place washed out at setup, and washed out now: nothing is known
-            keep = ~self._washed_now(ref, q)
-            if not keep.all():
+            now = self._washed_now(ref, q)
+            washed[rows] = now
+            if now.any():
+                keep = ~now
                 rows = [j for j, k in zip(rows, keep, strict=True) if k]
                 ref = [i for i, k in zip(ref, keep, strict=True) if k]
                 q = q[keep]
                 if not rows:
-                    return out
+                    return out, washed
         valid = None if self._valid is None else self._valid[ref]  # M x P: the look's pixels not washed out
         if valid is not None and valid.all():
             valid = None
@@ -216,4 +219,4 @@ class BareLook:
             best = ((d2 * valid[:, None, :]).sum(axis=2) / n[:, None]).argmin(axis=1)
             share = ((d2[np.arange(len(rows)), best] > tol2) & valid).sum(axis=1) / n
         out[rows] = share
-        return out
+        return out, washed

@@ -699,8 +699,7 @@ class LandReader:
         if not misses:
             return misses
         keys = [hex_place(*cells[i]) for i in misses]
-        d = self.bare.disagreement(keys, windows[misses])
-        glared = self.bare.washed_now(keys, windows[misses]) if np.isnan(d).any() else np.zeros(len(misses), bool)
+        d, glared = self.bare.compare(keys, windows[misses])
         # a window showing a tile's whole outline is no bare table, whatever its disc looks like (pale
         # art's faces on a pale table match the table's look there)
         whole = dict.fromkeys(misses, False)

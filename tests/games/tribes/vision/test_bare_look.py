@@ -67,6 +67,9 @@ def test_a_place_enrollment_saw_washed_out_says_nothing():
     d = look.disagreement(["glare", "wood"], np.concatenate([tile, _wood(1, 4)]))
     assert np.isnan(d[0])  # not "still bare": nothing is known there
     assert d[1] < 0.05  # the other place keeps its look
+    assert look.washed_now(["glare", "wood"], np.concatenate([tile, _wood(1, 4)])).tolist() == [True, False]
+    both, washed = look.compare(["glare", "wood", "nowhere"], np.concatenate([tile, _wood(1, 4), tile]))
+    assert np.isnan(both[0]) and both[1] == d[1] and np.isnan(both[2]) and washed.tolist() == [True, False, False]
     # the reflection gone, the window is not washed out: held against the look whole, as before
     assert not np.isnan(look.disagreement(["glare"], _wood(1, 3))[0])
     # without the rule the tile would pass for the bare table it covers

@@ -169,8 +169,9 @@ def test_where_a_reflection_washed_out_the_bare_table_a_tile_must_show_its_whole
     rec.land.classifiers = {s: _AllGold(c) for s, c in rec.land.classifiers.items()}
     bare = rec.land.bare
     assert bare is not None
-    monkeypatch.setattr(bare, "disagreement", lambda keys, w: np.full(len(keys), np.nan, np.float32))
-    monkeypatch.setattr(bare, "washed_now", lambda keys, w: np.ones(len(keys), bool))
+    monkeypatch.setattr(
+        bare, "compare", lambda keys, w: (np.full(len(keys), np.nan, np.float32), np.ones(len(keys), bool))
+    )
     obs = rec.read(fr.image)
     truth = {(h.seat, h.hex) for h in observation_from_truth(fr.truth).hexes if h.tile}
     read = {(h.seat, h.hex): h for h in obs.hexes}
