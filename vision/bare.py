@@ -81,7 +81,12 @@ def thumbnails(windows01: np.ndarray, px: int = PX) -> np.ndarray:
     return out
 
 
-def _disc(side: int, radius: float) -> np.ndarray:
+DISC_RADIUS = 0.3
+"""The inner disc a :class:`BareLook` compares, as a share of the thumbnail's side (its ``radius``)."""
+
+
+def disc(side: int, radius: float) -> np.ndarray:
+    """A ``side`` x ``side`` mask of the pixels within ``radius`` x ``side`` of the centre."""
     yy, xx = np.mgrid[0:side, 0:side]
     c = (side - 1) / 2
     return np.hypot(xx - c, yy - c) <= radius * side
@@ -97,7 +102,7 @@ class BareLook:
         self,
         keys: Sequence[str],
         thumbs: np.ndarray,
-        radius: float = 0.3,
+        radius: float = DISC_RADIUS,
         shift: int = 1,
         gain: float = 1.04,
         tolerance: float = 10.0,
@@ -121,7 +126,7 @@ class BareLook:
         self.index = {k: i for i, k in enumerate(keys)}
         s = self.shift
         inner = self.px - 2 * s
-        self.mask = _disc(inner, radius * self.px / inner)
+        self.mask = disc(inner, radius * self.px / inner)
         # the stored side: the disc of every thumbnail's inner square in Lab, and its median BGR
         inner_bgr = t[:, s : self.px - s, s : self.px - s].astype(np.float32) / 255.0 if len(t) else t
         # the disc's pixels as flat indices into a whole thumbnail, one row per shift (dy, dx)

@@ -109,7 +109,7 @@ from games.tribes.vision.regions import (
     WALK_REACH,
     leans,
 )
-from vision.bare import BareLook, thumbnails
+from vision.bare import DISC_RADIUS, BareLook, disc, thumbnails
 from vision.classify import ExampleClassifier
 from vision.colour import lab, likeness
 from vision.features import CountModel
@@ -845,9 +845,7 @@ class LandReader:
             bg = self._background(ctx, label, seat)
             if bg is None:
                 return None
-            n = bg.shape[0]
-            yy, xx = np.mgrid[:n, :n] - (n - 1) / 2
-            self._hide[key] = float((bg[yy**2 + xx**2 <= (0.3 * n) ** 2] > 0.5).mean())
+            self._hide[key] = float((bg[disc(bg.shape[0], DISC_RADIUS)] > 0.5).mean())
         return self._hide[key]
 
     def _art_looks(self, ctx: FrameContext, seat: int) -> tuple[BareLook, dict[str, list[str]]] | None:
