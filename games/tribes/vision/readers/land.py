@@ -68,7 +68,9 @@ black player's colour leaves the counter at even odds on an empty tile. A tile s
 than :data:`ART_SAME` of the inner disc differs) holds none, surely (:data:`EMPTY_CONF`); a reading of
 one member becomes none only where the art shows closely (:data:`FLIP_SAME`: a black member on a dark
 back can differ from it by little more; where the art looks like the seat's colour over most of the
-disc, :data:`HIDE_SHARE`, only so closely is a reading of none made sure either). In a stream
+disc, :data:`HIDE_SHARE`, only so closely is a reading of none made sure either, and there even the
+counter's sure reading of none is held against the art and left at most :data:`HIDE_CONF` sure where
+no look shows closely). In a stream
 (``learn``) the reader also keeps each tile's own look at this table while no member stands on it
 (:attr:`LandReader.table_bare`, keyed by seat and hex
 with the tile's label; learned where the reading is none at :data:`LEARN_CONF` or more, never from a
@@ -187,6 +189,12 @@ from then on. On the dark tuning faces with the looks kept (``benchmarks/vision_
 --family dark --sessions 24 --every 1 --table-looks``, the "hide" of its look lines): the two tiles
 holding members that came below the usual bounds both hid more than 0.8 of their disc; of the 48
 free tiles hiding more than 0.6, 32 still came below :data:`FLIP_SAME`."""
+HIDE_CONF = 0.6
+"""On a tile whose art hides the seat's members (:data:`HIDE_SHARE`), the counter's own reading of
+none is held against the looks however sure it is, and is at most this sure unless a look shows
+closely (:data:`FLIP_SAME`): a counter can read a black member on a dark back as none at 0.9 and more
+(measured in docs/benchmarks.md, "Unseen boxes, a twenty-fifth part"), and a tile's look is learned
+only from a reading at :data:`LEARN_CONF`."""
 LEARN_CONF = 0.9
 """A tile's look at this table is learned only where the reading is none at least this surely (the
 counter's own, or made sure by the art or the kept look; never a member taken away), and only a
@@ -774,7 +782,9 @@ class LandReader:
         where that does not settle it, against their types' enrolled art: a reading of none on a tile
         that shows either (:data:`EMPTY_SAME`, :data:`ART_SAME`; only closely, :data:`FLIP_SAME`, where
         the art hides the seat's members, :data:`HIDE_SHARE`) is sure (:data:`EMPTY_CONF`), a reading
-        of one member on a tile that shows either closely (:data:`FLIP_SAME`) becomes none. A stream
+        of one member on a tile that shows either closely (:data:`FLIP_SAME`) becomes none; on art that
+        hides the members any reading of none is held against them, and one no look shows closely is
+        left at most :data:`HIDE_CONF` sure. A stream
         then learns the looks of the tiles read free (:data:`LEARN_CONF`; never from a reading turned
         to none here) and forgets those whose tile changed."""
         asked = np.asarray(inside, bool) & np.isin(np.arange(len(tiles)), fresh)  # in view, counted afresh
@@ -806,12 +816,12 @@ class LandReader:
         art_same = np.where(hides, FLIP_SAME, ART_SAME)
         with np.errstate(invalid="ignore"):  # NaN: no look kept, nothing enrolled
             settled = (table < FLIP_SAME) | ((table < empty_same) & np.array([out[c][0] == 0 for c in tiles]))
-        # the art is asked where the counter reads one member, or none unsurely (below LEARN_CONF): a
-        # window with more members would not show the art
+        # the art is asked where the counter reads one member, or none unsurely (below LEARN_CONF) or on
+        # art that hides the seat's members (HIDE_CONF): a window with more members would not show the art
         ask = [
             j
             for j, (n, conf) in enumerate(out[c] for c in tiles)
-            if asked[j] and not settled[j] and (n == 1 or (n == 0 and conf < LEARN_CONF))
+            if asked[j] and not settled[j] and (n == 1 or (n == 0 and (conf < LEARN_CONF or hides[j])))
         ]
         for seat in sorted({tiles[j][0] for j in ask}):
             enrolled = self._art_looks(ctx, seat)
@@ -832,6 +842,8 @@ class LandReader:
             flipped = n == 1 and bool(clear[j])
             if flipped or (n == 0 and free[j]):
                 n, conf = out[c] = (0, max(EMPTY_CONF, conf if n == 0 else 0.0))
+            elif n == 0 and hides[j] and conf > HIDE_CONF:  # hiding art no look vouches for: unsure
+                n, conf = out[c] = (0, HIDE_CONF)
             if self.learn and asked[j] and n == 0 and conf >= LEARN_CONF and not flipped:
                 old = looks.get(j) if table[j] < empty_same[j] else None  # a look no longer shown: afresh
                 self.table_bare[c] = (labels[j], kept_look(old, thumbs[j].astype(np.float32), LOOK_WEIGHT))

@@ -100,17 +100,19 @@ def test_a_tile_showing_its_enrolled_art_holds_no_member_and_one_showing_a_membe
     # two members or more are not held against the art at all; nor is a tile nothing was enrolled of
     assert _read(_reader(_Counter(2, 0.7), learn=False), bare)[0] == 2
     assert _read(_reader(_Counter(1, 0.7), learn=False, enrolled=False), bare)[0] == 1
-    # nor a counter's sure reading of none (it stays as sure as it was)
-    n, conf = _read(_reader(_Counter(0, 0.95), learn=False), bare)
-    assert n == 0 and abs(conf - 0.95) < 1e-6
+    # nor a counter's sure reading of none on art that does not hide the members (it stays as sure)
+    dark_bare = _window(COUNT_PATCH_MM, COUNT_PX, member=False, tone=DARK)
+    sure = _reader(_Counter(0, 0.95), learn=False, tone=DARK)
+    n, conf = _read(sure, dark_bare)
+    assert n == 0 and abs(conf - 0.95) < 1e-6 and TILE not in sure.last_art
 
 
 def test_a_stream_learns_a_free_tiles_look_at_this_table_reads_it_surely_free_then_and_forgets_it() -> None:
     # this camera shows the art warmer than enrollment did: the enrolled art no longer helps
     warm = (0.7, 1.0, 1.6)
-    bare = _window(COUNT_PATCH_MM, COUNT_PX, member=False, light=warm)
+    bare = _window(COUNT_PATCH_MM, COUNT_PX, member=False, light=warm, tone=DARK)
     counter = _Counter(0, 0.6)
-    reader = _reader(counter, learn=True)
+    reader = _reader(counter, learn=True, tone=DARK)  # art that does not hide the members (see below)
     n, conf = _read(reader, bare)
     assert n == 0 and conf < land.EMPTY_CONF
     assert reader.last_art[TILE][0] >= land.ART_SAME and reader.table_bare == {}  # unsure: not learned
@@ -122,12 +124,12 @@ def test_a_stream_learns_a_free_tiles_look_at_this_table_reads_it_surely_free_th
     assert reader.last_table[TILE] < land.EMPTY_SAME
     # a black member put down there: the look is not shown, the counter decides, the look is kept
     counter.set(1, 0.8)
-    assert _read(reader, _window(COUNT_PATCH_MM, COUNT_PX, member=True, light=warm))[0] == 1
+    assert _read(reader, _window(COUNT_PATCH_MM, COUNT_PX, member=True, light=warm, tone=DARK))[0] == 1
     assert reader.last_table[TILE] >= land.EMPTY_SAME and TILE in reader.table_bare
     # the light drifts slowly: the look follows it
     counter.set(0, 0.95)
     kept = reader.table_bare[TILE][1].copy()
-    _read(reader, _window(COUNT_PATCH_MM, COUNT_PX, member=False, light=(0.72, 1.02, 1.63)))
+    _read(reader, _window(COUNT_PATCH_MM, COUNT_PX, member=False, light=(0.72, 1.02, 1.63), tone=DARK))
     w = land.LOOK_WEIGHT
     assert 0 < w < 1 and not np.allclose(reader.table_bare[TILE][1], kept)
     # the tile turned over (another label there now): its look is forgotten
@@ -181,6 +183,30 @@ def test_art_that_looks_like_the_members_vouches_for_none_only_closely(monkeypat
     # art that does not look like the members, the same distance off: sure, as before
     monkeypatch.setattr(land, "HIDE_SHARE", 1.0)
     assert _read(_reader(_Counter(0, 0.6), learn=False), with_member) == (0, land.EMPTY_CONF)
+
+
+def test_on_art_that_hides_the_members_a_counters_sure_none_is_held_against_the_looks_too() -> None:
+    """A counter can read a black member on near-black art as none at 0.9 and more (a counter trained
+    longer did, through the tracker): there even a sure reading of none is held against the looks, and
+    is left at most HIDE_CONF sure, and unlearned, unless a look shows closely (FLIP_SAME)."""
+    with_member = _window(COUNT_PATCH_MM, COUNT_PX, member=True)
+    stream = _reader(_Counter(0, 0.95), learn=True)
+    assert _read(stream, with_member) == (0, land.HIDE_CONF) and land.HIDE_CONF < land.LEARN_CONF
+    assert stream.last_hide[TILE] > land.HIDE_SHARE and stream.last_art[TILE][0] > land.FLIP_SAME
+    assert stream.table_bare == {}
+    # the bare art shows closely: sure, and learned
+    assert _read(stream, _window(COUNT_PATCH_MM, COUNT_PX, member=False)) == (0, land.EMPTY_CONF)
+    assert TILE in stream.table_bare
+    # then the member again: the kept look does not show either, so the counter's none stays unsure
+    assert _read(stream, with_member) == (0, land.HIDE_CONF)
+    assert stream.last_table[TILE] > land.FLIP_SAME
+    # a counter already this unsure keeps its own doubt
+    assert _read(_reader(_Counter(0, 0.4), learn=False), with_member)[1] < 0.41
+    # the price: under a light the enrolled art no longer matches, such a tile learns no look from the
+    # counter alone (the look at this table then comes from the art, after the light is followed)
+    warm = _reader(_Counter(0, 0.95), learn=True)
+    assert _read(warm, _window(COUNT_PATCH_MM, COUNT_PX, member=False, light=(0.7, 1.0, 1.6))) == (0, land.HIDE_CONF)
+    assert warm.table_bare == {}
 
 
 def test_a_streams_unchanged_window_keeps_its_reading_with_the_looks_held_against_it() -> None:
