@@ -817,7 +817,7 @@ class LandReader:
         with np.errstate(invalid="ignore"):  # NaN: no look kept, nothing enrolled
             settled = (table < FLIP_SAME) | ((table < empty_same) & np.array([out[c][0] == 0 for c in tiles]))
         # the art is asked where the counter reads one member, or none unsurely (below LEARN_CONF) or on
-        # art that hides the seat's members (HIDE_CONF): a window with more members would not show the art
+        # art that hides the seat's members (HIDE_SHARE): a window with more members would not show the art
         ask = [
             j
             for j, (n, conf) in enumerate(out[c] for c in tiles)
