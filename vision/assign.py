@@ -4,7 +4,9 @@
 cost is least — the e-maxx formulation of the Hungarian algorithm with potentials, O(rows² · cols),
 instant for the 12 x 40 matrices of the row. :func:`assign_with_margins` also tells, for each row,
 how much more the best solution costs when that row may not take its column: the evidence for
-the choice, which the readers turn into a confidence.
+the choice, which the readers turn into a confidence; :func:`assign_with_bounds` bounds it cheaply
+from the dual potentials, and :func:`assign_with_moves` also names the rows that best alternative
+moves, so a reader can ask whose costs the choice stands on.
 """
 
 from __future__ import annotations
@@ -82,8 +84,29 @@ def assign_with_bounds(cost: np.ndarray, exact_below: float = 0.0) -> tuple[np.n
     unique, as when some columns carry a large reward: the action tiles of the row). Rows whose bound
     is below ``exact_below`` get the exact extra cost instead (:func:`_path_margin`: one shortest
     alternating path on the reduced costs, not a new solve)."""
+    cols, total, bounds, _ = _solve(cost, exact_below)
+    return cols, total, bounds
+
+
+Moves = tuple[tuple[int, int], ...]
+"""The rows a solution moves, each with the column it takes instead."""
+
+
+def assign_with_moves(cost: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, list[Moves]]:
+    """:func:`assign` plus, per row, the exact extra cost of giving that row another column (as
+    :func:`assign_with_bounds` with every margin exact) and the rows this best alternative moves,
+    the row itself first, each with the column it takes there (``()`` when there is no alternative).
+
+    A row's margin is the sum of what each moved row pays for its new column, and only as good as
+    their costs: when a row's choice wins because another row keeps a column it may not truly hold,
+    the readers bound that row's confidence by the other's."""
+    return _solve(cost, np.inf)
+
+
+def _solve(cost: np.ndarray, exact_below: float) -> tuple[np.ndarray, float, np.ndarray, list[Moves]]:
     c = np.asarray(cost, np.float64)
     cols, total, u, v = _hungarian(c)
+    moved: list[Moves] = [() for _ in range(len(cols))]
     reduced = c - u[:, None] - v[None, :]
     red = reduced.copy()
     red[np.arange(len(cols)), cols] = np.inf
@@ -91,36 +114,39 @@ def assign_with_bounds(cost: np.ndarray, exact_below: float = 0.0) -> tuple[np.n
     bounds = np.maximum(bounds, 0.0)
     weak = np.nonzero(bounds < exact_below)[0]
     if not len(weak):
-        return cols, total, bounds
+        return cols, total, bounds, moved
     if c[np.arange(len(cols)), cols].max() >= BIG / 2:
         # the solution itself needs a forbidden pair: keep the plain re-solve's verdict
-        def margin(i: int) -> float:
+        def margin(i: int) -> tuple[float, Moves]:
             return _margin(c, cols, total, i)
     else:
         np.maximum(reduced, 0.0, out=reduced)
         reduced[c >= BIG / 2] = np.inf
 
-        def margin(i: int) -> float:
+        def margin(i: int) -> tuple[float, Moves]:
             return _path_margin(reduced, cols, v, i)
 
     for i in weak:
-        m = margin(int(i))
+        m, rows = margin(int(i))
         if np.isfinite(m):
             bounds[i] = max(bounds[i], m)
-    return cols, total, bounds
+            moved[i] = rows
+    return cols, total, bounds, moved
 
 
-def _path_margin(reduced: np.ndarray, cols: np.ndarray, v: np.ndarray, i: int) -> float:
+def _path_margin(reduced: np.ndarray, cols: np.ndarray, v: np.ndarray, i: int) -> tuple[float, Moves]:
     """The extra cost of the best solution that gives row ``i`` another column than ``cols[i]``,
-    from the optimal potentials: ``reduced`` holds ``cost - u - v`` (>= 0, 0 on the chosen pairs,
-    ``inf`` on forbidden pairs) and ``v`` the column potentials (<= 0; 0 on columns nobody took).
+    and the other rows that solution moves, from the optimal potentials: ``reduced`` holds
+    ``cost - u - v`` (>= 0, 0 on the chosen pairs, ``inf`` on forbidden pairs) and ``v`` the column
+    potentials (<= 0; 0 on columns nobody took).
 
     Think of the matrix made square by rows that cost 0 anywhere (one per column nobody took, with
     potential 0: their reduced costs are ``-v``). Any solution without row ``i`` on its column
     differs from the optimum by an alternating cycle through row ``i``: it takes another column,
     that column's row takes another (an added row: the column was free), and so on until a row takes
     row ``i``'s old column. The cheapest such cycle is the extra cost; Dijkstra over the columns
-    finds it in O(rows x cols) instead of a new O(rows^2 x cols) solve."""
+    finds it in O(rows x cols) instead of a new O(rows^2 x cols) solve. The cycle's real rows are the
+    rows moved."""
     n, m = reduced.shape
     own = int(cols[i])
     row_of = np.full(m, -1, np.int64)
@@ -128,27 +154,40 @@ def _path_margin(reduced: np.ndarray, cols: np.ndarray, v: np.ndarray, i: int) -
     free_row = np.maximum(-np.asarray(v, np.float64), 0.0)  # an added row's reduced costs
     dist = reduced[i].copy()
     dist[own] = np.inf  # the pair row i may not keep
+    prev = np.full(m, -1, np.int64)  # the column whose row reached this one last (-1: row i)
     done = np.zeros(m, bool)
     while True:
         cand = np.where(done, np.inf, dist)
         j = int(np.argmin(cand))
         d = float(cand[j])
         if not np.isfinite(d):
-            return np.inf
-        if j == own:
-            return d
+            return np.inf, ()
+        if j == own:  # walk the cycle back: the row of column prev[c] takes column c
+            moves = []
+            c, p = own, int(prev[own])
+            while p >= 0:
+                if row_of[p] >= 0:
+                    moves.append((int(row_of[p]), c))
+                c, p = p, int(prev[p])
+            return d, ((i, c), *reversed(moves))
         done[j] = True
         r = int(row_of[j])
-        np.minimum(dist, d + (reduced[r] if r >= 0 else free_row), out=dist)
+        new = d + (reduced[r] if r >= 0 else free_row)
+        better = new < dist
+        dist[better] = new[better]
+        prev[better] = j
 
 
-def _margin(c: np.ndarray, cols: np.ndarray, total: float, i: int) -> float:
+def _margin(c: np.ndarray, cols: np.ndarray, total: float, i: int) -> tuple[float, Moves]:
     """The extra cost of the best solution that gives row ``i`` another column than ``cols[i]``
-    (``inf`` when there is none)."""
+    (``inf`` when there is none), and the rows it moves (``i`` first) with their new columns."""
     alt = c.copy()
     alt[i, cols[i]] = BIG
     a_cols, a_total = assign(alt)
-    return a_total - total if alt[np.arange(len(a_cols)), a_cols].max() < BIG / 2 else np.inf
+    if alt[np.arange(len(a_cols)), a_cols].max() >= BIG / 2:
+        return np.inf, ()
+    others = [(int(r), int(a_cols[r])) for r in np.nonzero(a_cols != cols)[0] if r != i]
+    return a_total - total, ((i, int(a_cols[i])), *others)
 
 
 def assign_with_margins(cost: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
@@ -156,4 +195,4 @@ def assign_with_margins(cost: np.ndarray) -> tuple[np.ndarray, float, np.ndarray
     column (``inf`` when there is none)."""
     cols, total = assign(cost)
     c = np.asarray(cost, np.float64)
-    return cols, total, np.array([_margin(c, cols, total, i) for i in range(len(cols))], np.float64)
+    return cols, total, np.array([_margin(c, cols, total, i)[0] for i in range(len(cols))], np.float64)

@@ -29,7 +29,14 @@ pale art: rows of dark art read exactly on the tuning set went from 61 to 78 % (
 
 Which event lies under shells is reported no surer than the tuning set found it right at that many
 shells (:data:`EVENT_UNDER_SHELLS`): from two shells on, about a coin toss or worse; which action tile
-lies under three or more, at most 0.6 (:data:`ACTION_UNDER_SHELLS`).
+lies under three or more, at most 0.6 (:data:`ACTION_UNDER_SHELLS`). A slot's tile can also stand only
+on another slot's: each action tile lies once in the row, so when a pile hides one slot's action tile
+and the assignment gives that slot an event, the tile pushed out lands on another slot and is read
+there, sure (the dark art's row prompts through the tracker: ``feud`` under one shell read as
+``mov``, because ``mov`` under three shells was read as an event). So each slot is also bounded by
+the slots that its best alternative moves (:func:`vision.assign.assign_with_moves`): unless what the
+slots not in doubt (their tile's cap 1, and the slot itself) pay in that alternative rejects it on
+their own, the slot is no surer than the least sure of the others (:meth:`RowReader._leans`).
 
 Margins: the action tiles' large reward leaves the assignment's dual bound at 0 for an event slot
 however clear its event, so margins under :data:`vision.assign.EXACT_BELOW` are solved exactly.
@@ -53,7 +60,7 @@ from games.tribes.vision.readers.base import (
     template_costs,
     template_shares,
 )
-from vision.assign import BIG, EXACT_BELOW, assign_with_bounds
+from vision.assign import BIG, EXACT_BELOW, Moves, assign_with_bounds, assign_with_moves
 from vision.classify import ExampleClassifier
 from vision.features import CountModel
 from vision.templates import TemplateMatcher
@@ -186,11 +193,22 @@ class RowReader:
             bare = [shells[i][0] == 0 for i in range(n)]
             self._use_templates(ctx, cost, cols, list(range(n)), windows[:n], piled, bare)
         # every action tile must be used: a large reward per action column taken
-        cost[:, [j for j, name in enumerate(cols) if name.startswith("action:")]] -= 1000.0
+        action_cols = [j for j, name in enumerate(cols) if name.startswith("action:")]
+        cost[:, action_cols] -= 1000.0
         if len(cols) < n:  # fewer known tiles than slots (an incomplete enrollment)
             cost = np.hstack([cost, np.full((n, n - len(cols)), BIG / 4)])
             cols = cols + [UNKNOWN_EVENT] * (n - len(cols))
-        chosen, _, margins = assign_with_bounds(cost, EXACT_BELOW)
+        leans = [1.0] * n
+        if any(k for k, _ in shells):  # a tile may be in doubt under its shells: who leans on it
+            chosen, _, margins, moves = assign_with_moves(cost)
+            caps = [self._cap(cols[int(chosen[i])], shells[i][0]) for i in range(n)]
+            if min(caps) < 1.0:
+                plain = cost.copy()  # what each slot pays for each tile, without the reward
+                plain[:, action_cols] += 1000.0
+                leans = [self._leans(i, moves[i], caps, plain, chosen) for i in range(n)]
+        else:
+            chosen, _, margins = assign_with_bounds(cost, EXACT_BELOW)
+            caps = [1.0] * n
         out = []
         for i in range(slots):
             if i < n:
@@ -201,8 +219,7 @@ class RowReader:
                 if name == UNKNOWN_EVENT:
                     conf = min(conf, 0.3)
                 k, kconf = shells[i]
-                cap = EVENT_UNDER_SHELLS if event else ACTION_UNDER_SHELLS
-                conf = min(conf, cap[min(k, len(cap) - 1)])
+                conf = min(conf, caps[i], leans[i])
                 filled = round(float(p_occ[i]), 4)  # >= conf, which is this times the margin's
                 out.append(SlotReading(i + 1, tile, event, k, round(conf, 4), round(kconf, 4), filled))
             else:
@@ -211,6 +228,24 @@ class RowReader:
         ctx.timings["row"] = (t1 - t0 + time.perf_counter() - t2) * 1000
         ctx.timings["row_shells"] = (t2 - t1) * 1000
         return out, set()
+
+    @staticmethod
+    def _cap(name: str, shells: int) -> float:
+        """How sure a slot read as ``name`` under ``shells`` may be of its tile (the caps above)."""
+        cap = ACTION_UNDER_SHELLS if name.startswith("action:") else EVENT_UNDER_SHELLS
+        return cap[min(shells, len(cap) - 1)]
+
+    @staticmethod
+    def _leans(i: int, moves: Moves, caps: list[float], plain: np.ndarray, chosen: np.ndarray) -> float:
+        """How sure slot ``i`` may be, given the slots its best alternative (``moves``) moves: when
+        the slots that may be trusted (their tile not in doubt, and ``i`` itself) do not reject that
+        alternative on their own, ``i``'s tile holds only as far as the doubtful ones' do (1.0: no
+        bound)."""
+        doubt = [caps[r] for r, _ in moves if r != i and caps[r] < 1.0]
+        if not doubt:
+            return 1.0
+        trusted = sum(plain[r, k] - plain[r, chosen[r]] for r, k in moves if r == i or caps[r] >= 1.0)
+        return max(_conf(float(trusted)), min(doubt))
 
     def _use_templates(
         self,

@@ -27,7 +27,7 @@ from games.tribes.vision.readers.arrows import ArrowReader, Evidence, share, unm
 from games.tribes.vision.recognizer import Recognizer
 from games.tribes.vision.regions import Regions
 from games.tribes.vision.table import ArrowToken, TableModel
-from vision.assign import BIG, assign, assign_with_bounds, assign_with_margins
+from vision.assign import BIG, assign, assign_with_bounds, assign_with_margins, assign_with_moves
 from vision.colour import ColourNorm, fit_norm
 from vision.errors import FrameError, ModelError
 from vision.features import Models, default_models_dir, sha256
@@ -94,6 +94,38 @@ def test_exact_margins_from_one_path_equal_a_new_solve_per_row():
         assert exact[np.isfinite(true)] == pytest.approx(true[np.isfinite(true)], rel=1e-9, abs=1e-6)
         checked += 1
     assert checked > 300
+
+
+def test_each_row_names_the_rows_its_best_alternative_moves():
+    """``assign_with_moves`` gives every row its exact margin and the rows its best alternative moves,
+    with their new columns: those of a new solve without the row's pair (costs drawn at random, so the
+    alternatives are unique), whose costs add up to the margin. In the row's shape, an action tile
+    (columns 0, 1) pushed out of a slot moves the slot that takes it; an event slot's alternative,
+    the other event, moves no one else."""
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        n = int(rng.integers(1, 9))
+        m = int(rng.integers(n, n + 8))
+        c = rng.exponential(3.0, (n, m))
+        cols, _, margins, moves = assign_with_moves(c)
+        assert cols.tolist() == assign(c)[0].tolist()
+        for i in range(n):
+            alt = c.copy()
+            alt[i, cols[i]] = BIG
+            a_cols, a_total = assign(alt)
+            if a_total >= BIG / 2:
+                assert not np.isfinite(margins[i]) and moves[i] == ()
+                continue
+            assert margins[i] == pytest.approx(a_total - c[np.arange(n), cols].sum(), rel=1e-9, abs=1e-6)
+            assert moves[i][0] == (i, a_cols[i])
+            assert sorted(moves[i]) == [(r, a_cols[r]) for r in range(n) if a_cols[r] != cols[r]]
+            paid = sum(c[r, k] - c[r, cols[r]] for r, k in moves[i])
+            assert paid == pytest.approx(margins[i], rel=1e-9, abs=1e-6)
+    c = np.array([[0.0, 3.0, 9.0, 9.0], [4.0, 0.0, 9.0, 9.0], [9.0, 9.0, 0.2, 2.5]])
+    c[:, :2] -= 1000.0
+    cols, _, margins, moves = assign_with_moves(c)
+    assert cols.tolist() == [0, 1, 2] and moves == [((0, 1), (1, 0)), ((1, 0), (0, 1)), ((2, 3),)]
+    assert margins.tolist() == pytest.approx([7.0, 7.0, 2.3])
 
 
 def test_counter_turns_only_the_windows_it_is_unsure_of():
@@ -849,6 +881,31 @@ def test_which_tile_lies_under_shells_is_reported_no_surer_than_it_is_found():
     events = [s for s in bare.row if s.event]
     assert [s.tile for s in events] == ["cold", "drought"] and all(s.tile_conf > 0.9 for s in events)
     assert all(s.tile_conf > 0.9 for s in bare.row if s.tile and not s.event)
+
+
+def test_a_slot_whose_tile_stands_on_a_pile_is_no_surer_than_the_pile():
+    """Each action tile lies once in the row: when a pile of three hides ``mov`` on slot 1 and the
+    assignment gives that slot an event, ``mov`` lands on slot 2, whose own look says ``feud``. The
+    margin is wide (the pile pays for it), but slot 2 holds only as far as slot 1's event under three
+    shells does; where slot 2's own look says ``mov`` its margin stands."""
+    from games.tribes.vision.readers.row import EVENT_UNDER_SHELLS, RowReader
+
+    names = ["action:mov", "event:feud", "event:migration"]
+    for own_mov, own_feud, sure in ((2.0, 0.5, False), (0.5, 4.0, True)):
+        plain = np.array([[8.0, 9.0, 0.5], [own_mov, own_feud, 9.0]])  # slot 1 piled, slot 2 under one
+        cost = plain.copy()
+        cost[:, 0] -= 1000.0
+        chosen, _, margins, moves = assign_with_moves(cost)
+        assert [names[c] for c in chosen] == ["event:migration", "action:mov"]
+        assert margins[1] > 5.0 and moves[1][0] == (1, 1) and moves[1][1] == (0, 0)
+        caps = [RowReader._cap(names[c], k) for c, k in zip(chosen, (3, 1), strict=True)]
+        assert caps == [EVENT_UNDER_SHELLS[3], 1.0]
+        lean = RowReader._leans(1, moves[1], caps, plain, chosen)
+        if sure:
+            assert lean > 0.95
+        else:
+            assert lean < 0.5 and lean >= EVENT_UNDER_SHELLS[3]
+        assert RowReader._leans(0, moves[0], caps, plain, chosen) == 1.0  # slot 2 is not in doubt
 
 
 def _black_on_every_face_up_tile(model: TableModel) -> TableModel:
