@@ -136,9 +136,9 @@ def _solve(cost: np.ndarray, exact_below: float) -> tuple[np.ndarray, float, np.
 
 def _path_margin(reduced: np.ndarray, cols: np.ndarray, v: np.ndarray, i: int) -> tuple[float, Moves]:
     """The extra cost of the best solution that gives row ``i`` another column than ``cols[i]``,
-    and the other rows that solution moves, from the optimal potentials: ``reduced`` holds
-    ``cost - u - v`` (>= 0, 0 on the chosen pairs, ``inf`` on forbidden pairs) and ``v`` the column
-    potentials (<= 0; 0 on columns nobody took).
+    and the rows that solution moves (row ``i`` first, each with its new column), from the optimal
+    potentials: ``reduced`` holds ``cost - u - v`` (>= 0, 0 on the chosen pairs, ``inf`` on
+    forbidden pairs) and ``v`` the column potentials (<= 0; 0 on columns nobody took).
 
     Think of the matrix made square by rows that cost 0 anywhere (one per column nobody took, with
     potential 0: their reduced costs are ``-v``). Any solution without row ``i`` on its column
