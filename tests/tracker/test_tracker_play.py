@@ -303,6 +303,50 @@ def test_drawn_tile_read_by_its_back_is_asked_not_waited_for(tmp_path: Path, gam
         assert run.moves[-1] == str(game2.moves[i])
 
 
+@pytest.mark.parametrize("conf", [0.5, 0.9])
+def test_drawn_tile_the_reader_cannot_make_out_is_asked_not_waited_for(
+    tmp_path: Path, game2: Game, conf: float
+) -> None:
+    """R-ACT-EXP-1: two tiles drawn and laid; one of them the reader cannot make out (its face like
+    the table's: read empty at even odds, 0.5). Fewer new tiles are seen than were drawn, but that
+    hex is undecided, so the tracker does not wait in silence for a tile already laid: it asks which
+    tiles were drawn, the true draw among the options, and records the answer. Read empty surely
+    (0.9: a hex still bare), the second tile is not laid yet: nothing is asked or written, and once
+    the table has disagreed long enough the tile seen is a desync (as before)."""
+    i = _exploration_of_two(game2)
+    draw, place = game2.moves[i + 1], game2.moves[i + 2]
+    after_exp, after = game2.states[i + 1], game2.states[i + 3]
+    seat = game2.states[i].to_move
+    shown = dict(view_of(after))
+    h, _ = place.tiles[1]
+    shown[("land", seat, h)] = None
+
+    def unsure(_: int, obs: Observation) -> Observation:
+        hexes = tuple(replace(x, tile_conf=conf) if (x.seat, x.hex) == (seat, h) else x for x in obs.hexes)
+        return replace(obs, hexes=hexes)
+
+    rt = runtime_at(tmp_path, game2, i + 1)
+    answered = []
+    truth = (str(draw), str(place))
+
+    def tap(n: int, link: TrackerLink) -> None:
+        st = link.status
+        if st.prompt and not answered:
+            options = [tuple(str(m) for m in o.moves) for o in st.prompt.options]
+            assert truth in options, options
+            answered.append(link.answer(st.prompt.id, options.index(truth)))
+
+    run = feed(rt, Footage().show(after_exp).hand().show(shown, 3.0, edit=unsure), on_frame=tap)
+    assert run.committed() == []  # nothing written by guess
+    if conf < 0.7:
+        assert answered and answered[0].kind == "answer"
+        assert run.moves[-2:] == list(truth)
+    else:
+        assert not answered and not run.prompts()
+        assert run.moves[-1] == str(game2.moves[i])
+        assert run.desyncs() and ("land", seat, place.tiles[0][0]) in {f.key for f in run.desyncs()[-1].desync.facts}
+
+
 def test_draw_read_past_an_empty_hex_misread_as_a_tile(tmp_path: Path, game2: Game) -> None:
     """R-ACT-EXP-1: two tiles laid while an empty hex of the same land is weakly misread as a third
     new tile (0.6): the two best-read new tiles are the ones laid, and the draw and placement are

@@ -45,8 +45,8 @@ from games.tribes.rules.moves import (
 from games.tribes.rules.pending import DrawPending, EventRevealPending, PendingKind, PlacePending, RevealPending
 from games.tribes.rules.profile import BOARD_COLUMNS
 from games.tribes.rules.state import State
-from games.tribes.tracker.facts import Seating
-from tracker.evidence import Evidence
+from tracker.evidence import Evidence, FactEvidence
+from tracker.facts import Seating
 
 FALLBACK_LIMIT = 4000
 """Most legal moves of one kind scored when the move read off the table is not legal."""
@@ -301,6 +301,12 @@ read: about confidence 0.73 in every frame."""
 LAID_KEEP = 3
 """Most sets of hexes tried as the tiles just laid when more new tiles are seen than were drawn."""
 
+UNDECIDED_EMPTY = 1.0
+"""Support by which the table must read a hex empty over a tile for that hex not to be taken as a
+tile just laid when fewer new tiles are seen than were drawn (:func:`undecided_tiles`): the same
+mean vote as :data:`WEAK_RESOURCE`, about confidence 0.73 in every frame. A tile the reader could not
+make out is read at even odds (support 0 either way); a bare hex reads empty at about 3.9."""
+
 DRAW_LIMIT = 16
 """Most draws proposed for the tiles seen laid (two readings per tile, or every resource in the bag
 for a tile read only by its back)."""
@@ -390,8 +396,9 @@ def new_tiles(state: State, g: int, read: TableRead) -> dict[Hex, Any]:
 
 def _resource_options(read: TableRead, g: int, h: Hex, resources: tuple[str, ...]) -> list[str]:
     """The resources a new tile might show, best supported first (close alternatives kept). A new
-    tile read only as a tile back (a misreading: drawn tiles are laid face up, R-ACT-EXP-1) says
-    nothing of its resource: every resource still possible is proposed (the tracker then asks)."""
+    tile read only as a tile back (a misreading: drawn tiles are laid face up, R-ACT-EXP-1), or a hex
+    left undecided that names no resource, says nothing of its resource: every resource still
+    possible is proposed (the tracker then asks)."""
     fe = read.evidence.facts.get(("land", read.seating.layout_seats[g], h))
     if fe is None:
         return []
@@ -400,8 +407,8 @@ def _resource_options(read: TableRead, g: int, h: Hex, resources: tuple[str, ...
         key=lambda sv: (-sv[0], sv[1]),
     )
     if not opts:
-        if any(v is not None and v[0] is None for v in fe.support):
-            return list(resources)
+        if fe.mode is None or any(v is not None and v[0] is None for v in fe.support):
+            return list(resources)  # a tile back, or a hex left undecided (:func:`undecided_tiles`)
         return []
     best = opts[0][0]
     if best < WEAK_RESOURCE:
@@ -414,22 +421,54 @@ def _resource_options(read: TableRead, g: int, h: Hex, resources: tuple[str, ...
     return out[:2]
 
 
+def undecided_tiles(state: State, g: int, read: TableRead) -> list[Hex]:
+    """Hexes of seat ``g``'s land, empty in the record, that the table reads empty only by less than
+    :data:`UNDECIDED_EMPTY` over a tile (the reader had no evidence either way: a tile whose face
+    it could not make out, read at the outline's cap). A hex the table shows bare is read empty
+    surely, so a tile still to be laid is not among them."""
+    p = state.players[g]
+    ls = read.seating.layout_seats[g]
+    out = []
+    for h, v in read.land(g).items():
+        if v is not None or h in p.land:
+            continue
+        if -_tile_strength(read.evidence.facts[("land", ls, h)]) < UNDECIDED_EMPTY:
+            out.append(h)
+    return sorted(out)
+
+
+def _tile_strength(fe: FactEvidence) -> float:
+    """How much better a hex is supported as holding some tile than as empty (negative: empty is
+    better supported). A tile value the reading does not name has support 0, as in the search's
+    deficits (:meth:`~tracker.evidence.Evidence.deficit_of`)."""
+    tile = max([0.0] + [s for val, s in fe.support.items() if val is not None])
+    return tile - fe.support.get(None, 0.0)
+
+
 def laid_sets(state: State, g: int, read: TableRead, n: int) -> list[tuple[Hex, ...]]:
     """The sets of ``n`` hexes of seat ``g``'s land that may hold the ``n`` tiles just laid: the new
     tiles seen, when there are ``n``; when there are a few more (an empty hex misread as a tile),
-    the :data:`LAID_KEEP` sets of ``n`` best supported as tiles; none when fewer (still being laid)."""
+    the :data:`LAID_KEEP` sets of ``n`` best supported as tiles. When fewer are seen, the sets that
+    add hexes the table leaves undecided (:func:`undecided_tiles`: a laid tile whose face the reader
+    could not make out), best supported first; none when there are not enough of those either
+    (tiles still being laid)."""
     hexes = sorted(new_tiles(state, g, read))
     if len(hexes) == n:
         return [tuple(hexes)]
-    if len(hexes) < n or len(hexes) > n + 2:
+    if len(hexes) > n + 2:
         return []
     ev = read.evidence
     ls = read.seating.layout_seats[g]
 
     def strength(h: Hex) -> float:
-        fe = ev.facts[("land", ls, h)]
-        return fe.top - fe.support.get(None, 0.0)
+        return _tile_strength(ev.facts[("land", ls, h)])
 
+    if len(hexes) < n:
+        extra = undecided_tiles(state, g, read)
+        if len(hexes) + len(extra) < n:
+            return []
+        adds = sorted(combinations(extra, n - len(hexes)), key=lambda c: (-sum(strength(h) for h in c), c))
+        return [tuple(sorted(hexes + list(c))) for c in adds[:LAID_KEEP]]
     sets = sorted(combinations(hexes, n), key=lambda c: (-sum(strength(h) for h in c), c))
     return sets[:LAID_KEEP]
 
