@@ -28,7 +28,8 @@ unless ``--table-looks``: then the board reader keeps each free stone slot's loo
 the land reader each tile's while no member stands on it, from one frame of a session to the next,
 as a stream does (``BoardReader.table_bare``, ``LandReader.table_bare``).
 
-Besides each fact kind's errors it prints the frames read perfectly, the fact kinds that kept the
+Besides each fact kind's errors (tile types also split by whether members stand on the tile: their
+art is hidden there) it prints the frames read perfectly, the fact kinds that kept the
 others from it ("imperfect frames": every kind wrong in a frame, and the kinds wrong alone in theirs),
 and members per hex by how many members stand there.
 """
@@ -192,6 +193,9 @@ def diff(
             errs["tile"][f"{lab(h)}->{lab(r)}"] += 1
             errs["tile@"][where] += 1
             errs["tile@seat"][f"{where} seat {h.seat} {lab(h)}->{lab(r)}"] += 1
+            if h.tile:  # under a pile the art is hidden: told apart from the bare tiles' confusions
+                under = "under members" if sum(h.members.values()) else "no member"
+                errs["tile, " + under][f"{lab(h)}->{lab(r)}"] += 1
         if h.tile:
             t = sum(h.members.values())
             got = sum(r.members.values()) if r is not None else -1

@@ -47,3 +47,31 @@ def test_a_bad_setting_is_a_usage_error_naming_it(diag: ModuleType, capsys, item
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert said in err and item in err
     assert before == (board.BACK_SHARE, board.SIDE_FROM_STONES)
+
+
+def test_tile_confusions_are_split_by_members_on_the_tile(diag: ModuleType) -> None:
+    """A tile type read wrong is also counted by whether members stand on the tile (their art is
+    hidden there), so a pile's confusion is told from a bare tile's."""
+    from collections import Counter, defaultdict
+
+    from games.tribes.vision.observation import HexReading, Observation
+
+    truth = Observation(
+        hexes=(
+            HexReading(seat=0, hex=(0, 0), tile=True, exhausted=True, members={"red": 4}),
+            HexReading(seat=0, hex=(1, 0), tile=True, resource="gold"),
+            HexReading(seat=0, hex=(0, 1), tile=True, resource="goat"),
+        )
+    )
+    read = Observation(
+        hexes=(
+            HexReading(seat=0, hex=(0, 0), tile=True, resource="gold", members={"red": 4}),
+            HexReading(seat=0, hex=(1, 0), tile=True, exhausted=True),
+            HexReading(seat=0, hex=(0, 1), tile=True, resource="goat"),
+        )
+    )
+    errs: dict[str, Counter[str]] = defaultdict(Counter)
+    diag.diff(read, truth, errs, "here", defaultdict(lambda: [0, 0]))
+    assert errs["tile"] == Counter({"exhausted->gold": 1, "gold->exhausted": 1})
+    assert errs["tile, under members"] == Counter({"exhausted->gold": 1})
+    assert errs["tile, no member"] == Counter({"gold->exhausted": 1})
