@@ -249,6 +249,20 @@ def test_move_left_waiting_is_committed_once_the_next_player_is_under_way(tmp_pa
     assert not run.desyncs() and not run.prompts()
 
 
+def _answering(truth: tuple[str, ...], answered: list[Any]) -> Callable[[int, TrackerLink], None]:
+    """A frame hook that answers the first prompt with ``truth``, which must be among its options;
+    what the answer did goes into ``answered``."""
+
+    def tap(n: int, link: TrackerLink) -> None:
+        st = link.status
+        if st.prompt and not answered:
+            options = [tuple(str(m) for m in o.moves) for o in st.prompt.options]
+            assert truth in options, options
+            answered.append(link.answer(st.prompt.id, options.index(truth)))
+
+    return tap
+
+
 def _exploration_of_two(game: Game) -> int:
     return find(
         game,
@@ -260,6 +274,31 @@ def _exploration_of_two(game: Game) -> int:
     )
 
 
+def _second_tile_read_as(
+    tmp_path: Path, game: Game, value: Any, **conf: float
+) -> tuple[Run, list[Any], tuple[str, str]]:
+    """An exploration of two tiles laid, the second read as ``value`` at the confidences ``conf``,
+    fed after the exploration was recorded; the first prompt is answered with the true draw and
+    placement. Nothing is written by guess. Returns the run, what the answer did and the truth."""
+    i = _exploration_of_two(game)
+    draw, place = game.moves[i + 1], game.moves[i + 2]
+    after_exp, after = game.states[i + 1], game.states[i + 3]
+    seat = game.states[i].to_move
+    shown = dict(view_of(after))
+    h, _ = place.tiles[1]
+    shown[("land", seat, h)] = value
+
+    def edit(_: int, obs: Observation) -> Observation:
+        return replace(obs, hexes=tuple(replace(x, **conf) if (x.seat, x.hex) == (seat, h) else x for x in obs.hexes))
+
+    answered: list[Any] = []
+    truth = (str(draw), str(place))
+    rt = runtime_at(tmp_path, game, i + 1)
+    run = feed(rt, Footage().show(after_exp).hand().show(shown, 3.0, edit=edit), on_frame=_answering(truth, answered))
+    assert run.committed() == []  # nothing written by guess
+    return run, answered, truth
+
+
 @pytest.mark.parametrize("conf", [0.7, 1.0])
 def test_drawn_tile_read_by_its_back_is_asked_not_waited_for(tmp_path: Path, game2: Game, conf: float) -> None:
     """R-ACT-EXP-1: drawn tiles are laid face up; one of two laid tiles read as a tile back (a
@@ -268,32 +307,8 @@ def test_drawn_tile_read_by_its_back_is_asked_not_waited_for(tmp_path: Path, gam
     options and records the answer; read confidently (1.0), no legal move explains the back, so it is
     a desync naming that hex. Nothing is written before the user answers."""
     i = _exploration_of_two(game2)
-    draw, place = game2.moves[i + 1], game2.moves[i + 2]
-    after_exp, after = game2.states[i + 1], game2.states[i + 3]
-    seat = game2.states[i].to_move
-    misread = dict(view_of(after))
-    h, _ = place.tiles[1]
-    misread[("land", seat, h)] = (None, True)
-
-    def weak(_: int, obs: Observation) -> Observation:
-        hexes = tuple(
-            replace(x, tile_conf=conf, resource_conf=conf) if (x.seat, x.hex) == (seat, h) else x for x in obs.hexes
-        )
-        return replace(obs, hexes=hexes)
-
-    rt = runtime_at(tmp_path, game2, i + 1)
-    answered = []
-    truth = (str(draw), str(place))
-
-    def tap(n: int, link: TrackerLink) -> None:
-        st = link.status
-        if st.prompt and not answered:
-            options = [tuple(str(m) for m in o.moves) for o in st.prompt.options]
-            assert truth in options, options
-            answered.append(link.answer(st.prompt.id, options.index(truth)))
-
-    run = feed(rt, Footage().show(after_exp).hand().show(misread, 3.0, edit=weak), on_frame=tap)
-    assert run.committed() == []  # nothing written by guess
+    seat, h = game2.states[i].to_move, game2.moves[i + 2].tiles[1][0]
+    run, answered, truth = _second_tile_read_as(tmp_path, game2, (None, True), tile_conf=conf, resource_conf=conf)
     if conf < 1.0:
         assert answered and answered[0].kind == "answer"
         assert run.moves[-2:] == list(truth)
@@ -314,37 +329,15 @@ def test_drawn_tile_the_reader_cannot_make_out_is_asked_not_waited_for(
     (0.9: a hex still bare), the second tile is not laid yet: nothing is asked or written, and once
     the table has disagreed long enough the tile seen is a desync (as before)."""
     i = _exploration_of_two(game2)
-    draw, place = game2.moves[i + 1], game2.moves[i + 2]
-    after_exp, after = game2.states[i + 1], game2.states[i + 3]
-    seat = game2.states[i].to_move
-    shown = dict(view_of(after))
-    h, _ = place.tiles[1]
-    shown[("land", seat, h)] = None
-
-    def unsure(_: int, obs: Observation) -> Observation:
-        hexes = tuple(replace(x, tile_conf=conf) if (x.seat, x.hex) == (seat, h) else x for x in obs.hexes)
-        return replace(obs, hexes=hexes)
-
-    rt = runtime_at(tmp_path, game2, i + 1)
-    answered = []
-    truth = (str(draw), str(place))
-
-    def tap(n: int, link: TrackerLink) -> None:
-        st = link.status
-        if st.prompt and not answered:
-            options = [tuple(str(m) for m in o.moves) for o in st.prompt.options]
-            assert truth in options, options
-            answered.append(link.answer(st.prompt.id, options.index(truth)))
-
-    run = feed(rt, Footage().show(after_exp).hand().show(shown, 3.0, edit=unsure), on_frame=tap)
-    assert run.committed() == []  # nothing written by guess
+    seat, first = game2.states[i].to_move, game2.moves[i + 2].tiles[0][0]
+    run, answered, truth = _second_tile_read_as(tmp_path, game2, None, tile_conf=conf)
     if conf < 0.7:
         assert answered and answered[0].kind == "answer"
         assert run.moves[-2:] == list(truth)
     else:
         assert not answered and not run.prompts()
         assert run.moves[-1] == str(game2.moves[i])
-        assert run.desyncs() and ("land", seat, place.tiles[0][0]) in {f.key for f in run.desyncs()[-1].desync.facts}
+        assert run.desyncs() and ("land", seat, first) in {f.key for f in run.desyncs()[-1].desync.facts}
 
 
 def test_draw_read_past_an_empty_hex_misread_as_a_tile(tmp_path: Path, game2: Game) -> None:
