@@ -198,17 +198,17 @@ class RowReader:
         if len(cols) < n:  # fewer known tiles than slots (an incomplete enrollment)
             cost = np.hstack([cost, np.full((n, n - len(cols)), BIG / 4)])
             cols = cols + [UNKNOWN_EVENT] * (n - len(cols))
-        leans = [1.0] * n
+        moves: list[Moves] = []
         if any(k for k, _ in shells):  # a tile may be in doubt under its shells: who leans on it
             chosen, _, margins, moves = assign_with_moves(cost)
-            caps = [self._cap(cols[int(chosen[i])], shells[i][0]) for i in range(n)]
-            if min(caps) < 1.0:
-                plain = cost.copy()  # what each slot pays for each tile, without the reward
-                plain[:, action_cols] += 1000.0
-                leans = [self._leans(i, moves[i], caps, plain, chosen) for i in range(n)]
         else:
             chosen, _, margins = assign_with_bounds(cost, EXACT_BELOW)
-            caps = [1.0] * n
+        caps = [self._cap(cols[int(chosen[i])], shells[i][0]) for i in range(n)]
+        leans = [1.0] * n
+        if moves and min(caps) < 1.0:
+            plain = cost.copy()  # what each slot pays for each tile, without the reward
+            plain[:, action_cols] += 1000.0
+            leans = [self._leans(i, moves[i], caps, plain, chosen) for i in range(n)]
         out = []
         for i in range(slots):
             if i < n:
