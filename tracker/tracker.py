@@ -379,6 +379,8 @@ class _Analysis:
     nodes: list[Node]
     back_nodes: list[Node]
     searched_back: bool
+    # moves seen complete -> whether a search from after them explains the table
+    beyond_seen: dict[tuple[Move, ...], bool] = field(default_factory=dict)
 
 
 class Tracker:
@@ -934,7 +936,7 @@ class Tracker:
             key=lambda n: (n.cost(sc, bc), n.back, len(n.moves), [str(m) for m in n.moves]),
         )
         closest = everything[0]
-        done = self._finished_before(closest, game)
+        done = self._finished_before(closest, game) or self._explained_beyond_seen(a, ev, game)
         if done:
             # the table shows the next turn under way beyond a move seen complete: that one is done
             self._seen_stable = None
@@ -1007,6 +1009,24 @@ class Tracker:
         if not moves or closest.back or len(closest.moves) <= n or tuple(closest.moves[:n]) != moves:
             return ()
         return moves
+
+    def _explained_beyond_seen(self, a: _Analysis, ev: Evidence, game: GameView) -> tuple[Move, ...]:
+        """The moves of :meth:`_seen_complete`, when a search from after them explains the table: the
+        next players moved on beyond them by more turns than the search from the record reaches, so
+        they are finished. Empty otherwise. Searched once per analysis."""
+        if not self._enough():
+            return ()
+        moves = self._seen_complete(game)
+        if not moves:
+            return ()
+        if moves not in a.beyond_seen:
+            state = game.state
+            for m in moves:
+                state = self.rules.apply(state, m)
+            nodes = search(state, ev, self.seating, self.config.search, self.views)
+            relax(nodes)
+            a.beyond_seen[moves] = any(n.explains and n.moves for n in nodes)
+        return moves if a.beyond_seen[moves] else ()
 
     def _takeback_refused(
         self,

@@ -21,6 +21,7 @@ from games.tribes.vision.observation import Observation
 from session.runtime import GameRuntime
 from tests.tracker.footage import Footage, Run, feed, find, runtime_at, view_of, with_members
 from tracker.link import TrackerLink
+from tracker.search import SearchConfig
 from tracker.tracker import TrackerConfig
 
 
@@ -793,3 +794,26 @@ def test_a_drawn_tile_unsure_only_of_its_side_is_written(tmp_path: Path, game2: 
         assert not run.prompts() and not run.desyncs()
     else:
         assert run.prompts() and run.committed() == []
+
+
+def test_move_left_waiting_is_committed_when_more_turns_than_the_search_reaches_follow(tmp_path: Path) -> None:
+    """A Movement with steps left seen for 0.8 s (not yet committed: it may grow), then the next two
+    turns played at once, before the camera settles again: the table is more moves from the record
+    than the search reaches (here it reaches two), but the search from after the Movement explains
+    it, so the Movement is finished and committed, then the two turns. No desync, no prompt."""
+    game = simulate(3, 1, "greedy")
+    whole = (Offspring, Movement)
+    i = _waiting_movement(game, lambda j: all(isinstance(game.moves[j + k], whole) for k in (1, 2)))
+    after_mov, after = game.states[i + 1], game.states[i + 3]
+    config = TrackerConfig(search=SearchConfig(max_depth=2))
+    rt = runtime_at(tmp_path, game, i)
+    footage = Footage().show(game.states[i]).hand().show(after_mov, 0.8).hand().show(after, 2.0)
+    run = feed(rt, footage, config=config)
+    assert run.committed()[0] == [str(game.moves[i])]
+    assert run.moves[-3:] == [str(m) for m in game.moves[i : i + 3]]
+    assert not run.desyncs() and not run.prompts()
+
+    # the same table without the Movement seen first is too far from the record: nothing is written
+    rt2 = runtime_at(tmp_path / "b", game, i)
+    run2 = feed(rt2, Footage().show(game.states[i]).hand().show(after, 2.0), config=config)
+    assert run2.committed() == []
