@@ -56,8 +56,11 @@ families. The other way round, a window the tile model reads empty although it d
 hex's bare look over at least ``UNLIKE_BARE`` of its disc and shows all six sides of a tile's outline
 (art much like the table) is read as the model's most likely tile at
 ``OUTLINE_CAP``, and the walk goes on from it (a starting tile has no bare look: it lay there at
-setup). Members are counted on tiles only, by the counting model fed with the window and a
-likeness map to the seat's enrolled colour, less half of what the bare tile of the type read there
+setup). So is a window the tile model reads empty although most of its disc shows the seat's colour
+(``SEAT_SHOWN``): members stand only on tiles, and art of the seat's colour (a yellow player's wheat)
+is hidden with the members, which leaves the model looking at bare table; such a hex is surely a tile
+(``SEAT_TILE_CONF``) of an unsure type. Members are counted on tiles only, by the counting model fed
+with the window and a likeness map to the seat's enrolled colour, less half of what the bare tile of the type read there
 shows of that colour (``MEMBER_ART``: dark art is not taken for black members). Members of other
 colours on a seat's land are not counted (the rules keep each player's members on their own land).
 
@@ -287,6 +290,18 @@ type per hex wrong 91 -> 62 of 15,885, no phantom tile; on the held-out pack (vi
 none and made 6 phantom tiles, none confident (docs/benchmarks.md, the twenty-third part).
 Bare table nearly never differs so much from its own look (4 of 9,022 such hexes on the tuning set
 at 0.8 or more) and shows a tile's whole outline only when enclosed by tiles."""
+SEAT_SHOWN = 0.7
+"""A hex the tile model reads empty although at least this share of its paper disc
+(:func:`vision.templates.paper_disc`) shows the seat's colour holds a tile
+(:meth:`LandReader._seat_coloured`; 0: never): members stand only on tiles, and a tile whose art is
+of the seat's colour (a yellow player's wheat) loses its art where the encoder hides the seat's
+colour, so the model takes it for bare table. On the tuning set (every cached session of
+``benchmarks/vision_diag.py --set tune``: plain, drifting, piles, dark and pale art; 5,426 hexes read
+empty) all 53 such hexes at 0.7 or more held a tile, read empty at up to 0.999; 2 of 3 between 0.5
+and 0.7; 14 of 5,370 below 0.35 (for other reasons). The model's most likely tile type was right
+for 48 of 56 at 0.5 or more."""
+SEAT_TILE_CONF = 0.8
+"""How sure a tile lies on a hex read by :data:`SEAT_SHOWN` (its type is unsure: :data:`OUTLINE_CAP`)."""
 HEX_OUTLINE = Outline(EMBED_PX, 6, 20.0 / HEX_PATCH_MM, 30.0, 2.0 / HEX_PATCH_MM)
 """The outline of a tile in a hex window: 20 mm from the centre to each flat side (flat to flat 40 mm,
 as the window's 48 mm, at the layout's scale), the first side's normal at 30 degrees, looked for
@@ -383,6 +398,8 @@ class LandReader:
         last frame."""
         self.unlike_bare: set[tuple[int, Hex]] = set()
         """The hexes of the last frame read as a tile against the tile model by :meth:`_unlike_bare`."""
+        self.seat_coloured: set[tuple[int, Hex]] = set()
+        """The hexes of the last frame read as a tile against the tile model by :meth:`_seat_coloured`."""
         self.held_back: set[tuple[int, Hex]] = set()
         """The hexes whose last fresh reading was a tile without its outline (kept across frames: a
         stream's unchanged window keeps its reading, and the walk still stops there)."""
@@ -445,6 +462,7 @@ class LandReader:
         self.last_like_bare = {}
         self.last_outline = {}
         self.unlike_bare = set()
+        self.seat_coloured = set()
         self.glared = set()
         hidden: set[str] = set()
         visited: set[tuple[int, Hex]] = set()
@@ -502,6 +520,8 @@ class LandReader:
                             p_empty = float(p[empty_col]) if empty_col is not None else 0.0
                             rivals = {cls.classes[k]: round(float(q), 4) for k, q in enumerate(dist) if k != b}
                             results[c] = (cls.classes[b], conf, p_empty, rivals)
+                        if shows is not None and SEAT_SHOWN > 0:
+                            self._seat_coloured(results, [cells[todo[j]] for j in idx], self._shown(shows))
                     self._outline_check(results, [cells[i] for i in todo], windows[todo])
                     if UNLIKE_BARE > 0:
                         self._unlike_bare(results, [cells[i] for i in todo], windows[todo])
@@ -693,6 +713,22 @@ class LandReader:
                 best = max(rivals, key=lambda k: rivals[k])
                 results[c] = (best, OUTLINE_CAP, 1.0 - OUTLINE_CAP, NO_RIVALS)
                 self.unlike_bare.add(c)
+
+    def _seat_coloured(
+        self, results: dict[tuple[int, Hex], _Result], cells: list[tuple[int, Hex]], shown: np.ndarray
+    ) -> None:
+        """A hex among ``cells`` the tile model reads empty although at least :data:`SEAT_SHOWN` of its
+        paper disc shows the seat's colour (``shown``, per cell) holds a tile: members stand on it, or
+        its art is of the seat's colour. It is read as the model's most likely tile type, surely a tile
+        (:data:`SEAT_TILE_CONF`) of an unsure type (:data:`OUTLINE_CAP`, no rivals), and the walk goes on
+        from it."""
+        for c, share in zip(cells, shown, strict=True):
+            label, _, _, rivals = results[c]
+            if label != EMPTY or share < SEAT_SHOWN or not rivals:
+                continue
+            best = max(rivals, key=lambda k: rivals[k])
+            results[c] = (best, OUTLINE_CAP, 1.0 - SEAT_TILE_CONF, NO_RIVALS)
+            self.seat_coloured.add(c)
 
     def _bare_screen(
         self,

@@ -263,3 +263,59 @@ def test_a_hex_read_empty_that_is_nothing_like_its_bare_look_and_shows_a_tile_ou
     assert all(on[c].tile_conf == land.OUTLINE_CAP and on[c].resource == "horse" for c in turned)
     # no phantom; lost only where no bare look was kept: the starting triangles, tiled at setup
     assert set(on) <= set(truth) and all(c[1] in START_TRIANGLE for c in set(truth) - set(on))
+
+
+class _TilesAsEmpty:
+    """The real tile model, fooled into reading every tile as bare table: where it reads a tile, it
+    reads empty at 0.7, that tile the runner-up at 0.3."""
+
+    def __init__(self, real):
+        self.real = real
+        self.classes = real.classes
+        self.empty = real.classes.index("empty")
+
+    def __len__(self):
+        return len(self.classes)
+
+    def column(self, name):
+        return self.real.column(name)
+
+    def probabilities(self, feats):
+        p = self.real.probabilities(feats).copy()
+        best = p.argmax(axis=1)
+        for i in np.flatnonzero(best != self.empty):
+            p[i] = 0.0
+            p[i, best[i]], p[i, self.empty] = 0.3, 0.7
+        return p
+
+
+def test_a_hex_read_empty_whose_disc_shows_the_seats_colour_holds_a_tile(monkeypatch):
+    """Members stand only on tiles, and a tile whose art is of the seat's colour loses its art where
+    the seat's colour is hidden: a hex the tile model reads empty although ``SEAT_SHOWN`` of its paper
+    disc shows the seat's colour is read as the model's most likely tile — surely a tile
+    (``SEAT_TILE_CONF``), of an unsure type (``OUTLINE_CAP``) — and the walk goes on from it. With the
+    tile model fooled into reading every tile empty, the hexes so found are tiles under piles, of the
+    type the model named; bare table never is."""
+
+    def read(share: float) -> tuple[dict, dict, set]:
+        monkeypatch.setattr(land, "SEAT_SHOWN", share)
+        monkeypatch.setattr(land, "UNLIKE_BARE", 0.0)  # the other way back to a tile, left out here
+        fr = cs.frame(60)
+        rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), stream=False)
+        rec.land.classifiers = {s: _TilesAsEmpty(c) for s, c in rec.land.classifiers.items()}
+        obs = rec.read(fr.image)
+        truth = {(h.seat, h.hex): h for h in observation_from_truth(fr.truth).hexes if h.tile}
+        return {(h.seat, h.hex): h for h in obs.hexes if h.tile}, truth, set(rec.land.seat_coloured)
+
+    shipped = land.SEAT_SHOWN
+    off, truth, none = read(0.0)
+    assert not off and not none  # every tile lost
+    on, _, turned = read(shipped)
+    assert len(turned) >= 2 and set(on) == turned and turned <= set(truth)
+    assert all(truth[c].members for c in turned)  # the seat's members on them (and art much like them)
+    for c in turned:
+        h, t = on[c], truth[c]
+        assert h.tile_conf == land.SEAT_TILE_CONF and h.resource_conf == land.OUTLINE_CAP and not h.rivals
+        assert (h.exhausted, h.exhausted or h.resource) == (t.exhausted, t.exhausted or t.resource)
+    # the walk went on from them: their neighbours were read (empty, as the fooled model says)
+    assert len(on) < len(truth)
