@@ -59,10 +59,11 @@ hex's bare look over at least ``UNLIKE_BARE`` of its disc and shows all six side
 setup). So is a window the tile model reads empty although most of its disc shows the seat's colour
 (``SEAT_SHOWN``): members stand only on tiles, and art of the seat's colour (a yellow player's wheat)
 is hidden with the members, which leaves the model looking at bare table; such a hex is surely a tile
-(``SEAT_TILE_CONF``) of an unsure type. Members are counted on tiles only, by the counting model fed
-with the window and a likeness map to the seat's enrolled colour, less half of what the bare tile of the type read there
-shows of that colour (``MEMBER_ART``: dark art is not taken for black members). Members of other
-colours on a seat's land are not counted (the rules keep each player's members on their own land).
+(``SEAT_TILE_CONF``) of an unsure type. Members are counted on tiles only, by the counting model
+fed with the window and a likeness map to the seat's enrolled colour, less half of what the bare tile
+of the type read there shows of that colour (``MEMBER_ART``: dark art is not taken for black members).
+Members of other colours on a seat's land are not counted (the rules keep each player's members on
+their own land).
 
 A counter's reading of none that it is unsure of, or of one member, is then held against the bare
 art of that very tile (:meth:`LandReader._held_against_looks`, :class:`~vision.bare.BareLook`'s rule
