@@ -215,14 +215,12 @@ def test_pale_faces_on_a_white_table_that_look_like_its_bare_look_are_read_by_th
     assert before <= right - 30
 
 
-class _HorseAsEmpty:
-    """The real tile model, fooled into reading horse tiles as bare table (a table texture like the
-    horse art): where it reads horse, it reads empty, horse the runner-up."""
+class _Fooled:
+    """The real tile model, its probabilities changed by a subclass's :meth:`probabilities`."""
 
     def __init__(self, real):
         self.real = real
         self.classes = real.classes
-        self.horse = real.classes.index("resource:horse")
         self.empty = real.classes.index("empty")
 
     def __len__(self):
@@ -230,6 +228,15 @@ class _HorseAsEmpty:
 
     def column(self, name):
         return self.real.column(name)
+
+
+class _HorseAsEmpty(_Fooled):
+    """The real tile model, fooled into reading horse tiles as bare table (a table texture like the
+    horse art): where it reads horse, it reads empty, horse the runner-up."""
+
+    def __init__(self, real):
+        super().__init__(real)
+        self.horse = real.classes.index("resource:horse")
 
     def probabilities(self, feats):
         p = self.real.probabilities(feats).copy()
@@ -265,20 +272,9 @@ def test_a_hex_read_empty_that_is_nothing_like_its_bare_look_and_shows_a_tile_ou
     assert set(on) <= set(truth) and all(c[1] in START_TRIANGLE for c in set(truth) - set(on))
 
 
-class _TilesAsEmpty:
+class _TilesAsEmpty(_Fooled):
     """The real tile model, fooled into reading every tile as bare table: where it reads a tile, it
     reads empty at 0.7, that tile the runner-up at 0.3."""
-
-    def __init__(self, real):
-        self.real = real
-        self.classes = real.classes
-        self.empty = real.classes.index("empty")
-
-    def __len__(self):
-        return len(self.classes)
-
-    def column(self, name):
-        return self.real.column(name)
 
     def probabilities(self, feats):
         p = self.real.probabilities(feats).copy()
