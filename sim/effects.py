@@ -5,7 +5,9 @@ auto-exposure and white-balance gains, sensor noise, JPEG.
 optics blur the picture, the camera's image processor scales it, then noise and compression). The
 gains stand for a phone's or webcam's auto exposure and auto white balance re-running as the room's
 light changes: a global ``gain`` and per-channel ``channel_gains`` (B, G, R); the default (1 and
-1, 1, 1) leaves the frame untouched, bit for bit. Sensor noise comes from a
+1, 1, 1) leaves the frame untouched, bit for bit. A renderer that knows the room's light folds the
+gains into it instead, so that light and camera saturate once, as a sensor does
+(:meth:`games.tribes.sim.render.Renderer.render`). Sensor noise comes from a
 bank of Gaussian noise made once per image size and seed and cut at a random offset per frame (so
 frames differ but a frame is reproducible from its seed), added in one saturating OpenCV call.
 """

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -216,11 +216,24 @@ class Renderer:
         canvas = self.canvas(camera)
         out = self.warper.warp(img, camera, canvas, FLOOR_BGR)
         gain, glare = self._light.get_or((light, camera.key()), lambda: light_field(light, camera))
-        cv2.multiply(out, gain, dst=out, scale=1 / 128)
-        if glare is not None:
-            cv2.add(out, glare, dst=out)
+        applied = effects
+        if effects.neutral:
+            cv2.multiply(out, gain, dst=out, scale=1 / 128)
+            if glare is not None:
+                cv2.add(out, glare, dst=out)
+        else:
+            # the camera's auto exposure and white balance set what the sensor takes in: the room's
+            # light and the camera's gains are one product, saturated once (a room grown brighter
+            # does not clip a picture the camera has turned down; one the camera has not caught up
+            # with yet does)
+            cam = np.array([effects.gain * v for v in effects.channel_gains], np.float32)
+            lit = out.astype(np.float32) * (gain.astype(np.float32) * (cam / 128.0))
+            if glare is not None:
+                lit += glare.astype(np.float32) * cam
+            out = np.clip(np.rint(lit), 0, 255).astype(np.uint8)
+            applied = replace(effects, gain=1.0, channel_gains=(1.0, 1.0, 1.0))
         rng = np.random.default_rng([self.seed, frame_seed])
-        out = self.effects.apply(out, effects, rng)
+        out = self.effects.apply(out, applied, rng)
         doc: dict[str, Any] = {}
         if truth:
             doc = self.truth_of(model, camera, light, effects, hand_truth_list, scene)

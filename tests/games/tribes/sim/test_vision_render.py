@@ -240,6 +240,29 @@ def test_light_colour_temperature_tints_the_reference_patch(layout, game, render
     del patch
 
 
+def test_a_brighter_room_the_camera_turned_down_for_saturates_once(layout, game, renderer):
+    """The room's light and the camera's auto exposure make one exposure, saturated once, as a sensor
+    does: the light 1.5 times brighter and the camera at 1/1.5 gives the picture of the plain light
+    (the patch's white keeps its tint, within rounding), where saturating the light first and then
+    turning it down would leave it a flat grey; a camera that has not caught up yet (gain 1) clips."""
+    cam = Camera.framing(layout, width=960, height=540)
+    warm = Light(kelvin=3000, white_balance=0.0, unevenness=0, vignetting=0)
+    bright = Light(kelvin=3000, white_balance=0.0, unevenness=0, vignetting=0, exposure=1.5)
+
+    def patch_white(light, fx):
+        fr = renderer.render(game.states[5], cam, light, fx)
+        c = np.array(fr.truth["patch"][0]["corners"]).mean(axis=0)
+        x, y = (round(v) for v in c)
+        return fr.image[y - 2 : y + 3, x - 2 : x + 3].reshape(-1, 3).mean(axis=0)  # BGR
+
+    plain = patch_white(warm, NO_FX)
+    followed = patch_white(bright, Effects(noise=0.0, gain=1 / 1.5))
+    assert np.abs(followed - plain).max() <= 2.0
+    assert plain[2] / plain[0] > 1.3  # the warm tint, kept
+    late = patch_white(bright, NO_FX)
+    assert late.max() >= 254 and late[2] / late[0] < plain[2] / plain[0]  # clipped: the tint thinned
+
+
 def test_render_errors_are_clear(layout, game, renderer):
     state = game.states[40]
     cam = Camera.framing(layout, width=640, height=360)
