@@ -74,6 +74,12 @@ class Effects:
         """True when the camera's gains change nothing."""
         return self.gain == 1.0 and self.channel_gains == (1.0, 1.0, 1.0)
 
+    @property
+    def gains(self) -> tuple[float, float, float]:
+        """The camera's whole gain per channel (B, G, R): auto exposure times auto white balance."""
+        b, g, r = (self.gain * v for v in self.channel_gains)
+        return (b, g, r)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data."""
         return asdict(self)
@@ -132,7 +138,7 @@ class EffectsApplier:
         if fx.defocus > 0.2:
             out = cv2.GaussianBlur(out, (0, 0), fx.defocus)
         if not fx.neutral:  # the image processor's gains: one saturating multiply per pixel and channel
-            out = cv2.transform(out, np.diag([fx.gain * v for v in fx.channel_gains]).astype(np.float32))
+            out = cv2.transform(out, np.diag(fx.gains).astype(np.float32))
         if fx.noise > 0:
             h, w = out.shape[:2]
             b = self.bank(h, w)

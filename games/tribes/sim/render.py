@@ -226,7 +226,7 @@ class Renderer:
             # light and the camera's gains are one product, saturated once (a room grown brighter
             # does not clip a picture the camera has turned down; one the camera has not caught up
             # with yet does)
-            cam = np.array([effects.gain * v for v in effects.channel_gains], np.float32)
+            cam = np.array(effects.gains, np.float32)
             lit = out.astype(np.float32) * (gain.astype(np.float32) * (cam / 128.0))
             if glare is not None:
                 lit += glare.astype(np.float32) * cam
