@@ -50,11 +50,25 @@ class ColourNorm:
         return ColourNorm((float(g[0]), float(g[1]), float(g[2])), (float(o[0]), float(o[1]), float(o[2])))
 
 
+SATURATED = 250.0
+"""A patch field whose reading reaches this in any channel (of 255) is clipped by the sensor: a
+brighter light the camera's exposure has not caught up with. Its value says only "at least this",
+so :func:`fit_norm` leaves it out; fitted from it, the white field read at 255 where it should be
+280 bends the line, and every pale face above the grey is then mapped too bright (and read clipped)."""
+CRUSHED = 3.0
+"""A patch field whose reading is at most this in any channel is clipped at black: left out too."""
+
+
 def fit_norm(observed: np.ndarray, printed: np.ndarray) -> ColourNorm | None:
     """Fit a :class:`ColourNorm` to the observed BGR of the patch fields (T x 3) and their printed
-    grey levels (T); None when the fields are not ordered as printed (glare, shadow, a hand)."""
+    grey levels (T); None when the fields are not ordered as printed (glare, shadow, a hand), or
+    fewer than two fields 50 grey levels apart are left once the clipped ones (:data:`SATURATED`,
+    :data:`CRUSHED`) are left out."""
     obs = np.asarray(observed, np.float64)
     grey = np.asarray(printed, np.float64)
+    if obs.ndim == 2 and len(obs) == len(grey):
+        clipped = (obs.max(axis=1) >= SATURATED) | (obs.min(axis=1) <= CRUSHED)
+        obs, grey = obs[~clipped], grey[~clipped]
     if len(grey) < 2 or np.ptp(grey) < 50:
         return None
     order = np.argsort(grey)

@@ -55,6 +55,7 @@ from games.tribes.vision.readers.tracks import TrackReader
 from games.tribes.vision.regions import Regions
 from vision.bare import WASHED_SHARE, BareLook
 from vision.classify import ExampleClassifier
+from vision.clipping import ClippedExamples, Encode
 from vision.colour import ColourNorm
 from vision.errors import EnrollmentError, ModelError
 from vision.features import MANIFEST, AreaCounter, Models
@@ -178,7 +179,9 @@ class Recognizer:
             row_shells = shells
             pieces = None
         t = TEMPERATURE[features]
-        self.hex_classifiers = {s: self._classifier("hex", f"seat:{s}", t) for s in self.seats}
+        self.hex_examples = {s: self._clipped(f"seat:{s}", t) for s in self.seats}
+        """Per seat, the enrolled hex examples as a frame's clipping shows them (:mod:`vision.clipping`)."""
+        self.hex_classifiers = {s: ex.base for s, ex in self.hex_examples.items()}
         self.classifiers = {
             "row": self._classifier("row", "shell", t),
             "board": self._classifier("board", "players", t),
@@ -193,6 +196,7 @@ class Recognizer:
             members,
             colours,
             cache=stream if cache is None else cache,
+            clipped=self.hex_examples,
             bare=BareLook(enr.bare_places, enr.bare, washed=WASHED_SHARE) if bare_look else None,
             examples=hex_examples,
             **({} if member_art is None else {"member_art": member_art}),
@@ -259,15 +263,57 @@ class Recognizer:
         return cls(lay, prof, enr, models, **options)
 
     def _classifier(self, group: str, key: str, temperature: float) -> ExampleClassifier:
+        return self._vectors(group, key, temperature)[0]
+
+    def _vectors(self, group: str, key: str, temperature: float) -> tuple[ExampleClassifier, np.ndarray, list[str]]:
+        """The classifier of the enrolled examples of ``group`` with the colours of ``key`` hidden,
+        and the vectors and labels it was built from (before near duplicates are dropped)."""
         enr = self.enrollment
         w = enr.windows.get(group)
         labels = enr.labels.get(group, [])
         if w is None or len(w) == 0:
-            return ExampleClassifier(np.zeros((0, 1), np.float32), [], temperature)
+            return ExampleClassifier(np.zeros((0, 1), np.float32), [], temperature), np.zeros((0, 1), np.float32), []
         fingerprint = getattr(self.encoder, "fingerprint", None) if self.keep_examples else None
         tag = f"{group}|{key}|{self.kind}|{chr(31).join(labels)}"
         feats, labels = examples_memo(fingerprint, np.asarray(w), tag, lambda: self._examples(group, key))
-        return ExampleClassifier(feats, labels, temperature, condense=CONDENSE if group == "hex" else None)
+        made = ExampleClassifier(feats, labels, temperature, condense=CONDENSE if group == "hex" else None)
+        return made, feats, labels
+
+    def _clipped(self, key: str, temperature: float) -> ClippedExamples:
+        """The hex examples of a seat (``key``: its colour hidden) for :mod:`vision.clipping`: each
+        vector's source is its window, plain (the first rows, one per window) or under one of
+        :func:`vision.occlusion.covers` (then the tiles' windows, one row per cover, as
+        :meth:`_examples` makes them)."""
+        base, feats, labels = self._vectors("hex", key, temperature)
+        w = self.enrollment.windows.get("hex")
+        windows = np.zeros((0, 1, 1, 3), np.float32) if w is None else np.asarray(w)
+        n = len(windows)
+        px = self.encoder.px
+        masks = covers(px) if self.kind == "model" else None
+        sources = [(i, -1) for i in range(n)]
+        if masks is not None and len(feats) > n:
+            tiles = [i for i, lb in enumerate(labels[:n]) if lb != EMPTY]
+            sources += [(i, m) for i in tiles for m in range(len(masks))]
+        if len(sources) != len(feats):  # not made as _examples makes them: never clipped
+            none = np.zeros((0, 2))
+            return ClippedExamples(windows[:0], feats[:0], [], none, None, self._hex_encode(key), 1.0, None, base)
+        return ClippedExamples(
+            windows, feats, labels, np.asarray(sources), masks, self._hex_encode(key), temperature, CONDENSE, base
+        )
+
+    def _hex_encode(self, key: str) -> Encode:
+        """The feature model on hex windows with ``key``'s colours hidden (resized to its input)."""
+        px = self.encoder.px
+        encoder = self.encoder
+
+        def encode(batch: np.ndarray, cover: np.ndarray | None) -> np.ndarray:
+            if batch.shape[1] != px:
+                batch = np.stack([cv2.resize(b, (px, px), interpolation=cv2.INTER_AREA) for b in batch])
+            if cover is None or not isinstance(encoder, TileEncoder):
+                return np.asarray(encoder.encode(batch, "hex", key))
+            return np.asarray(encoder.encode(batch, "hex", key, cover=cover))
+
+        return encode
 
     def _examples(self, group: str, key: str) -> tuple[np.ndarray, list[str]]:
         """The vectors and labels of the enrolled examples of ``group`` (hexes also as covered by

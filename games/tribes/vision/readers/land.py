@@ -117,6 +117,7 @@ from games.tribes.vision.regions import (
 )
 from vision.bare import DISC_RADIUS, BareLook, disc, thumbnails
 from vision.classify import ExampleClassifier
+from vision.clipping import ClippedExamples, ceilings
 from vision.colour import lab, likeness
 from vision.features import CountModel
 from vision.outline import Outline
@@ -350,6 +351,7 @@ class LandReader:
         far: float = WALK_FAR,
         max_rounds: int = 16,
         cache: bool = False,
+        clipped: Mapping[int, ClippedExamples] | None = None,
         bare: BareLook | None = None,
         examples: tuple[np.ndarray, list[str]] | None = None,
         member_art: float = MEMBER_ART,
@@ -405,6 +407,11 @@ class LandReader:
         """The hexes whose last fresh reading was a tile without its outline (kept across frames: a
         stream's unchanged window keeps its reading, and the walk still stops there)."""
         self.classifiers = dict(classifiers)  # per seat: examples prepared with that seat's colour hidden
+        self.clipped = dict(clipped or {})
+        """Per seat, its examples as a frame's clipping shows them (:mod:`vision.clipping`): a brighter
+        light the camera has not caught up with cuts pale faces off at the top of the scale; they are
+        then compared with their examples cut off alike (at the ceiling at the seat's starting
+        triangle)."""
         self.counter = counter
         self.colours = dict(colours)  # seat -> (colour name, Lab, spread)
         self.reach = reach
@@ -420,6 +427,15 @@ class LandReader:
     def reset(self) -> None:
         """Forget the tiles' looks at this table (another table, another camera)."""
         self.table_bare.clear()
+
+    def _classifier(self, ctx: FrameContext, seat: int) -> ExampleClassifier:
+        """The seat's tile classifier for this frame: its examples clipped at the frame's ceiling at
+        the seat's starting triangle where that cuts any off (:mod:`vision.clipping`)."""
+        ex = self.clipped.get(seat)
+        if ex is None:
+            return self.classifiers[seat]
+        at = np.asarray([ctx.regions.layout.hex_center(seat, (0, 0))], np.float64)
+        return ex.classifier(ceilings(ctx.norm, ctx.light, at)[0])
 
     def _marker_under(self, ctx: FrameContext, seat: int, h: Hex) -> int | None:
         """The marker that hex ``h``'s centre lies on (the marker square grown by a quarter hex), if any."""
@@ -506,7 +522,7 @@ class LandReader:
                     feats, showing = encode_seen(self.encoder, windows[todo], "hex", keys)  # and where members show
                     for seat in sorted({cells[i][0] for i in todo}):
                         idx = [j for j, i in enumerate(todo) if cells[i][0] == seat]
-                        cls = self.classifiers[seat]
+                        cls = self._classifier(ctx, seat)
                         if len(cls) == 0:  # nothing enrolled for this seat: its land cannot be read
                             hidden.add(f"land:{seat}")
                             for j in idx:

@@ -111,3 +111,28 @@ def test_an_enrollment_saved_without_reference_points_follows_the_overall_change
     sc = score(rec.read(fr.image), observation_from_truth(fr.truth))
     assert sc[PHANTOM_TILES][0] == sc[PHANTOM_TILES][1]
     assert sc["tile type per hex"][0] == sc["tile type per hex"][1]
+
+
+def test_pale_faces_a_brighter_light_clips_are_read_against_their_examples_clipped_alike():
+    """A pale box on a white table in a room 25 % brighter than at enrollment, the camera's exposure
+    not turned down: the pale faces reach the top of the scale (vision.clipping)."""
+    lay, prof = default_layout(), default_profile()
+    box, enr = cs.pale_renderer(), cs.pale_enrollment()
+    state = cs.game().states[40]
+    steady = box.render(state, cs.camera(), cs.LIGHT, cs.FX, frame_seed=5)
+    bright = box.render(state, cs.camera(), dataclasses.replace(cs.LIGHT, exposure=1.25), cs.FX, frame_seed=5)
+    assert (bright.image.max(axis=2) >= 250).mean() > 10 * max((steady.image.max(axis=2) >= 250).mean(), 1e-3)
+    right = {}
+    for name, fr in (("steady", steady), ("bright", bright), ("unclipped", bright)):
+        rec = Recognizer(lay, prof, enr, stream=False)
+        if name == "unclipped":
+            rec.land.clipped = {}  # the examples as enrolled
+        sc = score(rec.read(fr.image), observation_from_truth(fr.truth))
+        right[name] = sc["tile type per hex"][0]
+        assert sc[CONFIDENT_PHANTOMS][0] == sc[CONFIDENT_PHANTOMS][1]
+        if name == "bright":
+            assert any(ex.built for ex in rec.hex_examples.values())
+        if name == "steady":
+            assert not any(ex.built for ex in rec.hex_examples.values())  # nothing made again
+    assert right["bright"] >= right["steady"] - 1
+    assert right["unclipped"] <= right["bright"] - 4
