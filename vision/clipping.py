@@ -67,7 +67,8 @@ class ClippedExamples:
     base classifier was built from (R x D), with ``sources`` (R x 2): the window each row was made
     from and the cover it was made under (an index into ``covers``, or -1 for none); ``labels`` (R)
     their class names. ``encode`` is the feature model; ``temperature`` and ``condense`` as for
-    :class:`vision.classify.ExampleClassifier`; ``base`` the classifier of the examples as enrolled."""
+    :class:`vision.classify.ExampleClassifier`; ``base`` the classifier of the examples as enrolled;
+    ``top`` each window's brightest value per channel (N x 3), when the caller has it already."""
 
     def __init__(
         self,
@@ -80,6 +81,7 @@ class ClippedExamples:
         temperature: float,
         condense: float | None,
         base: ExampleClassifier,
+        top: np.ndarray | None = None,
     ) -> None:
         self.windows = np.asarray(windows)
         self.features = np.asarray(features, np.float32)
@@ -92,11 +94,11 @@ class ClippedExamples:
         self.temperature = temperature
         self.condense = condense
         self.base = base
-        self.top = (
-            self.windows.reshape(len(self.windows), -1, 3).max(axis=1).astype(np.float64) if len(windows) else None
-        )
+        if top is None and len(self.windows):
+            top = self.windows.reshape(len(self.windows), -1, 3).max(axis=1)
+        self.top = None if top is None or not len(self.windows) else np.asarray(top, np.float64).reshape(-1, 3)
         """Per example, its brightest value per channel: a ceiling above every one clips nothing."""
-        self._kept: OrderedDict[tuple[int, int, int], ExampleClassifier] = OrderedDict()
+        self._kept: OrderedDict[tuple[int, int, int], ExampleClassifier | None] = OrderedDict()
         self.built = 0
         """How many clipped classifiers were built (a stream's cost)."""
 
@@ -105,29 +107,28 @@ class ClippedExamples:
         q = np.round(np.asarray(ceiling, np.float64).reshape(3) / CLIP_STEP).astype(np.int64)
         return (int(q[0]), int(q[1]), int(q[2]))
 
-    def classifier(self, ceiling: np.ndarray) -> ExampleClassifier:
-        """The classifier of the examples as this frame's camera shows them at ``ceiling`` (B, G, R):
-        the base one when the ceiling clips no example noticeably."""
+    def classifier(self, ceiling: np.ndarray) -> ExampleClassifier | None:
+        """The classifier of the examples as this frame's camera shows them at ``ceiling`` (B, G, R),
+        or None when the ceiling clips no example noticeably (the examples as enrolled serve)."""
         if self.top is None or not (self.top > np.asarray(ceiling).reshape(1, 3) + CLIP_OVER).any():
-            return self.base
+            return None
         key = self.step(ceiling)
-        hit = self._kept.get(key)
-        if hit is not None:
+        if key in self._kept:
             self._kept.move_to_end(key)
-            return hit
+            return self._kept[key]
         made = self._build(np.asarray(key, np.float64) * CLIP_STEP)
         self._kept[key] = made
         while len(self._kept) > CLIP_KEEP:
             self._kept.popitem(last=False)
         return made
 
-    def _build(self, ceiling: np.ndarray) -> ExampleClassifier:
+    def _build(self, ceiling: np.ndarray) -> ExampleClassifier | None:
         c = ceiling.astype(np.float32).reshape(1, 1, 1, 3)
         w = np.asarray(self.windows, np.float32)
         over = (w > c + CLIP_OVER).any(axis=3).reshape(len(w), -1).mean(axis=1)
         changed = np.flatnonzero(over >= CLIP_SHARE)
         if len(changed) == 0:
-            return self.base
+            return None
         self.built += 1
         clipped = np.minimum(w[changed], c)
         at = {int(i): j for j, i in enumerate(changed)}

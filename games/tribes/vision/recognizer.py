@@ -179,6 +179,7 @@ class Recognizer:
             row_shells = shells
             pieces = None
         t = TEMPERATURE[features]
+        self._hex_top: np.ndarray | None = None
         self.hex_examples = {s: self._clipped(f"seat:{s}", t) for s in self.seats}
         """Per seat, the enrolled hex examples as a frame's clipping shows them (:mod:`vision.clipping`)."""
         self.hex_classifiers = {s: ex.base for s, ex in self.hex_examples.items()}
@@ -288,6 +289,8 @@ class Recognizer:
         w = self.enrollment.windows.get("hex")
         windows = np.zeros((0, 1, 1, 3), np.float32) if w is None else np.asarray(w)
         n = len(windows)
+        if self._hex_top is None:  # every seat's examples are the same windows
+            self._hex_top = windows.reshape(n, -1, 3).max(axis=1).astype(np.float32) if n else np.zeros((0, 3))
         px = self.encoder.px
         masks = covers(px) if self.kind == "model" else None
         sources = [(i, -1) for i in range(n)]
@@ -298,7 +301,16 @@ class Recognizer:
             none = np.zeros((0, 2))
             return ClippedExamples(windows[:0], feats[:0], [], none, None, self._hex_encode(key), 1.0, None, base)
         return ClippedExamples(
-            windows, feats, labels, np.asarray(sources), masks, self._hex_encode(key), temperature, CONDENSE, base
+            windows,
+            feats,
+            labels,
+            np.asarray(sources),
+            masks,
+            self._hex_encode(key),
+            temperature,
+            CONDENSE,
+            base,
+            self._hex_top,
         )
 
     def _hex_encode(self, key: str) -> Encode:

@@ -407,6 +407,7 @@ class LandReader:
         """The hexes whose last fresh reading was a tile without its outline (kept across frames: a
         stream's unchanged window keeps its reading, and the walk still stops there)."""
         self.classifiers = dict(classifiers)  # per seat: examples prepared with that seat's colour hidden
+        self._frame_classifiers: dict[int, ExampleClassifier | None] = {}
         self.clipped = dict(clipped or {})
         """Per seat, its examples as a frame's clipping shows them (:mod:`vision.clipping`): a brighter
         light the camera has not caught up with cuts pale faces off at the top of the scale; they are
@@ -434,8 +435,10 @@ class LandReader:
         ex = self.clipped.get(seat)
         if ex is None:
             return self.classifiers[seat]
-        at = np.asarray([ctx.regions.layout.hex_center(seat, (0, 0))], np.float64)
-        return ex.classifier(ceilings(ctx.norm, ctx.light, at)[0])
+        if seat not in self._frame_classifiers:  # once per frame and seat
+            at = np.asarray([ctx.regions.layout.hex_center(seat, (0, 0))], np.float64)
+            self._frame_classifiers[seat] = ex.classifier(ceilings(ctx.norm, ctx.light, at)[0])
+        return self._frame_classifiers[seat] or self.classifiers[seat]
 
     def _marker_under(self, ctx: FrameContext, seat: int, h: Hex) -> int | None:
         """The marker that hex ``h``'s centre lies on (the marker square grown by a quarter hex), if any."""
@@ -481,6 +484,7 @@ class LandReader:
         self.unlike_bare = set()
         self.seat_coloured = set()
         self.glared = set()
+        self._frame_classifiers = {}
         hidden: set[str] = set()
         visited: set[tuple[int, Hex]] = set()
         frontier = [(s, h) for s in seats for h in START_TRIANGLE]
