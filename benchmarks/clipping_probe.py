@@ -33,14 +33,6 @@ from games.tribes.vision.recognizer import Recognizer
 CLIPPED = 250
 
 
-def _label(h: Any) -> str:
-    if h is None:
-        return "unread"
-    if not h.tile:
-        return "empty"
-    return "exhausted" if h.exhausted else str(h.resource)
-
-
 def _field(truth: dict[str, Any], key: str) -> dict[str, Any]:
     v = truth[key]
     return v if isinstance(v, dict) else dict(json.loads(v))
@@ -67,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                 ctx = FrameContext(img, reg, rec.last_norm, rec.regions, rec.sampler, {}, (), rec.last_light)
             for h in bare:
                 c = (h["seat"], tuple(h["hex"]))
-                if _label(read.get(c)) != ("exhausted" if h["exhausted"] else h["resource"]):
+                if vd.hex_label(read.get(c)) != ("exhausted" if h["exhausted"] else h["resource"]):
                     wrong += 1
                 x, y = (int(v) for v in h["center"])
                 clipped.append(float((img[y - 6 : y + 7, x - 6 : x + 7].max(axis=2) >= CLIPPED).mean()))

@@ -173,20 +173,23 @@ def board_reads() -> Iterator[dict[str, Any]]:
         board_reader.BoardReader._stones = original  # type: ignore[method-assign]
 
 
+def hex_label(x: Any) -> str:
+    """What a hex reading (or the truth's) says lies there: ``unread`` (None), ``empty``, ``exhausted``
+    or the resource."""
+    if x is None:
+        return "unread"
+    if not x.tile:
+        return "empty"
+    return "exhausted" if x.exhausted else str(x.resource)
+
+
 def diff(
     read: Observation, truth: Observation, errs: dict[str, Counter], where: str, by_count: dict[int, list[int]]
 ) -> None:
     """Record every wrong fact with its confusion, and members per hex (right, read) by how many stand
     there (7 for 7 or more) into ``by_count``."""
     rh = {(h.seat, h.hex): h for h in read.hexes}
-
-    def lab(x: Any) -> str:
-        if x is None:
-            return "unread"
-        if not x.tile:
-            return "empty"
-        return "exhausted" if x.exhausted else str(x.resource)
-
+    lab = hex_label
     for h in truth.hexes:
         r = rh.get((h.seat, h.hex))
         if lab(r) != lab(h):

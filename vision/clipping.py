@@ -67,8 +67,9 @@ class ClippedExamples:
     base classifier was built from (R x D), with ``sources`` (R x 2): the window each row was made
     from and the cover it was made under (an index into ``covers``, or -1 for none); ``labels`` (R)
     their class names. ``encode`` is the feature model; ``temperature`` and ``condense`` as for
-    :class:`vision.classify.ExampleClassifier`; ``base`` the classifier of the examples as enrolled;
-    ``top`` each window's brightest value per channel (N x 3), when the caller has it already."""
+    :class:`vision.classify.ExampleClassifier` (the classifier of the examples as enrolled is the
+    caller's: :meth:`classifier` says None where it serves); ``top`` each window's brightest value
+    per channel (N x 3), when the caller has it already."""
 
     def __init__(
         self,
@@ -80,7 +81,6 @@ class ClippedExamples:
         encode: Encode,
         temperature: float,
         condense: float | None,
-        base: ExampleClassifier,
         top: np.ndarray | None = None,
     ) -> None:
         self.windows = np.asarray(windows)
@@ -93,7 +93,6 @@ class ClippedExamples:
         self.encode = encode
         self.temperature = temperature
         self.condense = condense
-        self.base = base
         if top is None and len(self.windows):
             top = self.windows.reshape(len(self.windows), -1, 3).max(axis=1)
         self.top = None if top is None or not len(self.windows) else np.asarray(top, np.float64).reshape(-1, 3)

@@ -36,7 +36,8 @@ class _Mean:
         return np.asarray(f / np.linalg.norm(f, axis=1, keepdims=True), np.float32)
 
 
-def _examples(encode: _Mean) -> ClippedExamples:
+def _examples(encode: _Mean) -> tuple[ExampleClassifier, ClippedExamples]:
+    """The classifier of three examples as enrolled, and the examples for clipping."""
     # a pale warm face and a grey-white back, both over the ceiling below: a camera that clips at
     # 0.86 shows the face nearly as grey as the back
     windows = np.stack([_face((0.80, 0.95, 1.00), 0.3), _face((0.92, 0.92, 0.92), 0.3), _face((0.2, 0.4, 0.3), 0.1)])
@@ -48,12 +49,12 @@ def _examples(encode: _Mean) -> ClippedExamples:
     rows = [labels[i] for i in sources[:, 0]]
     base = ExampleClassifier(feats, rows, 0.05)
     encode.windows = 0
-    return ClippedExamples(windows, feats, rows, sources, covers, encode, 0.05, None, base)
+    return base, ClippedExamples(windows, feats, rows, sources, covers, encode, 0.05, None)
 
 
 def test_a_ceiling_above_every_example_keeps_the_classifier_as_enrolled() -> None:
     enc = _Mean()
-    ex = _examples(enc)
+    _, ex = _examples(enc)
     assert ex.classifier(np.array([1.2, 1.2, 1.2])) is None  # the examples as enrolled serve
     assert ex.classifier(np.array([1.0 - CLIP_OVER / 2] * 3)) is None  # within the jitter allowed
     assert enc.windows == 0 and ex.built == 0
@@ -61,15 +62,15 @@ def test_a_ceiling_above_every_example_keeps_the_classifier_as_enrolled() -> Non
 
 def test_examples_over_the_ceiling_are_made_again_clipped_and_the_rest_kept() -> None:
     enc = _Mean()
-    ex = _examples(enc)
+    base, ex = _examples(enc)
     ceiling = np.array([0.86, 0.86, 0.86])  # a step of its own (43 x 0.02)
     cls = ex.classifier(ceiling)
-    assert cls is not None and cls is not ex.base and ex.built == 1
+    assert cls is not None and cls is not base and ex.built == 1
     assert enc.windows == 4  # the face and the back, plain and covered; the dark forest tile kept
     # the clipped face now reads as its label, not the back's: the camera shows it white with its mark
     shown = np.minimum(_face((0.80, 0.95, 1.00), 0.3), 0.86)[None]
     q = _Mean()(shown, None)
-    assert ex.base.classes[int(np.argmax(ex.base.scores(q)))] == "back"
+    assert base.classes[int(np.argmax(base.scores(q)))] == "back"
     assert cls.classes[int(np.argmax(cls.scores(q)))] == "horse"
     # the forest tile's vectors are the enrolled ones
     assert np.allclose(cls.features[cls.starts[cls.index["forest"]]], ex.features[2])

@@ -31,6 +31,7 @@ recognizer is built.
 from __future__ import annotations
 
 import time
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -179,10 +180,10 @@ class Recognizer:
             row_shells = shells
             pieces = None
         t = TEMPERATURE[features]
-        self._hex_top: np.ndarray | None = None
-        self.hex_examples = {s: self._clipped(f"seat:{s}", t) for s in self.seats}
+        made = {s: self._clipped(f"seat:{s}", t) for s in self.seats}
+        self.hex_classifiers = {s: base for s, (base, _) in made.items()}
+        self.hex_examples = {s: ex for s, (_, ex) in made.items()}
         """Per seat, the enrolled hex examples as a frame's clipping shows them (:mod:`vision.clipping`)."""
-        self.hex_classifiers = {s: ex.base for s, ex in self.hex_examples.items()}
         self.classifiers = {
             "row": self._classifier("row", "shell", t),
             "board": self._classifier("board", "players", t),
@@ -280,38 +281,35 @@ class Recognizer:
         made = ExampleClassifier(feats, labels, temperature, condense=CONDENSE if group == "hex" else None)
         return made, feats, labels
 
-    def _clipped(self, key: str, temperature: float) -> ClippedExamples:
-        """The hex examples of a seat (``key``: its colour hidden) for :mod:`vision.clipping`: each
-        vector's source is its window, plain (the first rows, one per window) or under one of
-        :func:`vision.occlusion.covers` (then the tiles' windows, one row per cover, as
-        :meth:`_examples` makes them)."""
+    def _clipped(self, key: str, temperature: float) -> tuple[ExampleClassifier, ClippedExamples]:
+        """The classifier of the hex examples of a seat (``key``: its colour hidden), and the same
+        examples for :mod:`vision.clipping`: each vector's source is its window, plain (the first rows,
+        one per window) or under one of :func:`vision.occlusion.covers` (then the tiles' windows, one
+        row per cover, as :meth:`_examples` makes them)."""
         base, feats, labels = self._vectors("hex", key, temperature)
-        w = self.enrollment.windows.get("hex")
-        windows = np.zeros((0, 1, 1, 3), np.float32) if w is None else np.asarray(w)
+        windows, top = self._hex_windows
         n = len(windows)
-        if self._hex_top is None:  # every seat's examples are the same windows
-            self._hex_top = windows.reshape(n, -1, 3).max(axis=1).astype(np.float32) if n else np.zeros((0, 3))
-        px = self.encoder.px
-        masks = covers(px) if self.kind == "model" else None
+        masks = covers(self.encoder.px) if self.kind == "model" else None
         sources = [(i, -1) for i in range(n)]
         if masks is not None and len(feats) > n:
             tiles = [i for i, lb in enumerate(labels[:n]) if lb != EMPTY]
             sources += [(i, m) for i in tiles for m in range(len(masks))]
+        encode = self._hex_encode(key)
         if len(sources) != len(feats):  # not made as _examples makes them: never clipped
-            none = np.zeros((0, 2))
-            return ClippedExamples(windows[:0], feats[:0], [], none, None, self._hex_encode(key), 1.0, None, base)
-        return ClippedExamples(
-            windows,
-            feats,
-            labels,
-            np.asarray(sources),
-            masks,
-            self._hex_encode(key),
-            temperature,
-            CONDENSE,
-            base,
-            self._hex_top,
+            return base, ClippedExamples(windows[:0], feats[:0], [], np.zeros((0, 2)), None, encode, 1.0, None)
+        return base, ClippedExamples(
+            windows, feats, labels, np.asarray(sources), masks, encode, temperature, CONDENSE, top
         )
+
+    @cached_property
+    def _hex_windows(self) -> tuple[np.ndarray, np.ndarray]:
+        """The enrolled hex windows and each one's brightest value per channel (N x 3): every seat's
+        examples are the same windows, so this is worked out once."""
+        w = self.enrollment.windows.get("hex")
+        windows = np.zeros((0, 1, 1, 3), np.float32) if w is None else np.asarray(w)
+        n = len(windows)
+        top = windows.reshape(n, -1, 3).max(axis=1).astype(np.float32) if n else np.zeros((0, 3), np.float32)
+        return windows, top
 
     def _hex_encode(self, key: str) -> Encode:
         """The feature model on hex windows with ``key``'s colours hidden (resized to its input)."""
