@@ -114,21 +114,23 @@ class Regions:
             if path.startswith(RESERVED)
         ]
 
-    def reserved_at(self, at: tuple[float, float] | np.ndarray) -> bool:
+    def reserved_at(self, at: tuple[float, float] | np.ndarray, margin: float = RESERVED_MARGIN) -> bool:
         """Whether a tile centred at ``at`` (mm) would lie on a reserved place (its centre inside one,
-        or nearer than :data:`RESERVED_MARGIN` hexes to one)."""
+        or nearer than ``margin`` hexes to one)."""
         p = (float(at[0]), float(at[1]))
-        margin = RESERVED_MARGIN * self.layout.hex.pitch
+        margin = margin * self.layout.hex.pitch
         return any(cv2.pointPolygonTest(poly, p, True) > -margin for poly in self.reserved)
 
-    def walkable(self, seat: int, h: Hex, reach: float = WALK_REACH, far: float = WALK_FAR) -> bool:
+    def walkable(
+        self, seat: int, h: Hex, reach: float = WALK_REACH, far: float = WALK_FAR, margin: float = RESERVED_MARGIN
+    ) -> bool:
         """Whether the land reader may read hex ``h`` of ``seat``: not on a reserved place (the row,
-        the board, a track, a supply: :meth:`reserved_at`), and within its land area widened by
+        the board, the patch: :meth:`reserved_at` with ``margin``), and within its land area widened by
         ``reach`` hexes, or — a land may grow long — up to ``far`` hexes out as long as the hex lies
         nearer to this seat's area than to any other seat's."""
         lay = self.layout
         at = np.asarray(lay.hex_center(seat, h), np.float64)
-        if self.reserved_at(at):
+        if self.reserved_at(at, margin):
             return False
         out = self.outside_area(seat, at)
         if out <= reach * lay.hex.pitch:

@@ -7,13 +7,16 @@ starting triangle, then the unread neighbours of every hex found to hold a tile,
 empty hexes around it — the same hexes the renderer's ground truth lists. Walking stays within the
 seat's land area widened by ``reach`` hexes (or ``far`` hexes where no other seat's area is nearer:
 lands can grow long). A hex lying on a marker is empty: the layout keeps the markers clear (a
-tile there would hide the marker); so is one on the action row or the achievement board
-(:meth:`~games.tribes.vision.regions.Regions.reserved_at`), which the walk never reads: reported
-empty, surely, when it borders a tile. A hex whose window is not in the frame marks the seat's land
-``hidden`` (the recognizer then reports none of its hexes: the land was not read in full) — unless
-a tile there would not lie within the play area (the layout's table, which the camera must see;
-the walk looks beyond it only to follow long lands): such a hex is left out and the land is read
-without it.
+tile there would hide the marker); so is one whose centre lies on the action row or the achievement
+board (:meth:`~games.tribes.vision.regions.Regions.reserved_at`), which the walk never reads: reported
+empty, surely, when it borders a tile. A hex whose centre lies off them but within their margin
+(``RESERVED_MARGIN`` of a hex) is read — a long land may grow up to the row — yet a tile there must
+show all six sides of its outline (``OUTLINE_WHOLE``), else it is the row's or the board's own print
+at the window's edge, and the hex is reported empty, surely. A hex whose window is not in the frame
+marks the seat's land ``hidden`` (the recognizer then reports none of its hexes: the land was not
+read in full) — unless a tile there would not lie within the play area (the layout's table, which
+the camera must see; the walk looks beyond it only to follow long lands): such a hex is left out
+and the land is read without it.
 
 In a stream, a hex whose window did not change since it was last read keeps its reading
 (:class:`~vision.readers.base.ChangeCache`), so a quiet table costs little.
@@ -111,6 +114,7 @@ from games.tribes.vision.regions import (
     COUNT_PX,
     EMBED_PX,
     HEX_PATCH_MM,
+    RESERVED_MARGIN,
     WALK_FAR,
     WALK_REACH,
     leans,
@@ -421,7 +425,7 @@ class LandReader:
         # a stream re-reads only the hexes whose windows changed (see ChangeCache)
         self.cache = ChangeCache() if cache else None
         self.count_cache = ChangeCache(cells=12) if cache else None
-        self._near: dict[tuple[int, Hex], bool] = {}
+        self._near: dict[tuple[int, Hex, float], bool] = {}
         self._on_reserved: dict[tuple[int, Hex], bool] = {}
         self._marker: dict[tuple[int, Hex], int | None] = {}
 
@@ -466,12 +470,13 @@ class LandReader:
             hit = self._on_reserved[key] = ctx.regions.reserved_at(ctx.regions.layout.hex_center(seat, h))
         return hit
 
-    def _near_area(self, ctx: FrameContext, seat: int, h: Hex) -> bool:
-        """Whether the walk may read hex ``h`` of ``seat`` (:meth:`Regions.walkable`)."""
-        key = (seat, h)
+    def _near_area(self, ctx: FrameContext, seat: int, h: Hex, margin: float = RESERVED_MARGIN) -> bool:
+        """Whether the walk may read hex ``h`` of ``seat`` (:meth:`Regions.walkable`, kept ``margin``
+        hexes off the row and the board)."""
+        key = (seat, h, margin)
         hit = self._near.get(key)
         if hit is None:
-            hit = self._near[key] = ctx.regions.walkable(seat, h, self.reach, self.far)
+            hit = self._near[key] = ctx.regions.walkable(seat, h, self.reach, self.far, margin)
         return hit
 
     def read(self, ctx: FrameContext, seats: list[int]) -> tuple[list[HexReading], set[str]]:
@@ -558,9 +563,12 @@ class LandReader:
                             if self._near_area(ctx, c[0], nb):
                                 visited.add(cell)
                                 nxt.append(cell)
-                            elif self._reserved(ctx, c[0], nb):  # the row or the board lies there: empty
+                            elif self._reserved(ctx, c[0], nb):  # the row or the board lies there
                                 visited.add(cell)
-                                results[cell] = (EMPTY, 1.0, 1.0, NO_RIVALS)
+                                if self._near_area(ctx, c[0], nb, margin=0.0):
+                                    nxt.append(cell)  # read: a tile there must show its whole outline
+                                else:
+                                    results[cell] = (EMPTY, 1.0, 1.0, NO_RIVALS)
             frontier = nxt
         t1 = time.perf_counter()
         tiles = [c for c, r in results.items() if r[0] != EMPTY]
@@ -705,6 +713,8 @@ class LandReader:
             self.last_outline[c] = int(n)
             if c in self.glared and n < OUTLINE_WHOLE:  # bare table under the reflection, most likely
                 results[c] = (EMPTY, OUTLINE_CAP, OUTLINE_CAP, NO_RIVALS)
+            elif self._on_reserved.get(c) and n < OUTLINE_WHOLE:  # the row's or the board's own print
+                results[c] = (EMPTY, 1.0, 1.0, NO_RIVALS)
             elif n < OUTLINE_SIDES:
                 self.held_back.add(c)
                 label, conf, p_empty, _ = results[c]
