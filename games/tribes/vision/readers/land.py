@@ -62,7 +62,10 @@ hex's bare look over at least ``UNLIKE_BARE`` of its disc and shows all six side
 setup). So is a window the tile model reads empty although most of its disc shows the seat's colour
 (``SEAT_SHOWN``): members stand only on tiles, and art of the seat's colour (a yellow player's wheat)
 is hidden with the members, which leaves the model looking at bare table; such a hex is surely a tile
-(``SEAT_TILE_CONF``) of an unsure type. Members are counted on tiles only, by the counting model
+(``SEAT_TILE_CONF``) of an unsure type. And a hex of a starting triangle the model reads empty is a
+tile all the same (R-SET-3 lays it at setup, and no rule takes a tile off a land; a pile of members
+of a colour the light has moved, or the light itself, hid it): surely a tile, of an unsure type
+(``OUTLINE_CAP``), and the walk goes on from it. Members are counted on tiles only, by the counting model
 fed with the window and a likeness map to the seat's enrolled colour, less half of what the bare tile
 of the type read there shows of that colour (``MEMBER_ART``: dark art is not taken for black members).
 Members of other colours on a seat's land are not counted (the rules keep each player's members on
@@ -407,6 +410,8 @@ class LandReader:
         """The hexes of the last frame read as a tile against the tile model by :meth:`_unlike_bare`."""
         self.seat_coloured: set[tuple[int, Hex]] = set()
         """The hexes of the last frame read as a tile against the tile model by :meth:`_seat_coloured`."""
+        self.starting: set[tuple[int, Hex]] = set()
+        """The hexes of the last frame read as a tile against the tile model by :meth:`_starting`."""
         self.held_back: set[tuple[int, Hex]] = set()
         """The hexes whose last fresh reading was a tile without its outline (kept across frames: a
         stream's unchanged window keeps its reading, and the walk still stops there)."""
@@ -488,6 +493,7 @@ class LandReader:
         self.last_outline = {}
         self.unlike_bare = set()
         self.seat_coloured = set()
+        self.starting = set()
         self.glared = set()
         self._frame_classifiers = {}
         hidden: set[str] = set()
@@ -551,6 +557,7 @@ class LandReader:
                     self._outline_check(results, [cells[i] for i in todo], windows[todo])
                     if UNLIKE_BARE > 0:
                         self._unlike_bare(results, [cells[i] for i in todo], windows[todo])
+                    self._starting(results, [cells[i] for i in todo])
                 if thumbs is not None and self.cache is not None:
                     for i in misses:
                         self.cache.put(cells[i], thumbs[i], results[cells[i]])
@@ -744,6 +751,20 @@ class LandReader:
                 best = max(rivals, key=lambda k: rivals[k])
                 results[c] = (best, OUTLINE_CAP, 1.0 - OUTLINE_CAP, NO_RIVALS)
                 self.unlike_bare.add(c)
+
+    def _starting(self, results: dict[tuple[int, Hex], _Result], cells: list[tuple[int, Hex]]) -> None:
+        """A hex of a starting triangle among ``cells`` that the tile model reads empty holds a tile all
+        the same (R-SET-3 lays it at setup, and no rule takes a tile off a land): a pile of members or a
+        changed light hid it. It is read as the model's most likely tile type, surely a tile, of an
+        unsure type (:data:`OUTLINE_CAP`, no rivals), and the walk goes on from it."""
+        for c in cells:
+            label, _, _, rivals = results[c]
+            if label != EMPTY or c[1] not in START_TRIANGLE or not rivals:
+                continue
+            best = max(rivals, key=lambda k: rivals[k])
+            results[c] = (best, OUTLINE_CAP, 0.0, NO_RIVALS)
+            self.held_back.discard(c)
+            self.starting.add(c)
 
     def _seat_coloured(
         self, results: dict[tuple[int, Hex], _Result], cells: list[tuple[int, Hex]], shown: np.ndarray
