@@ -296,6 +296,7 @@ def test_a_hex_read_empty_whose_disc_shows_the_seats_colour_holds_a_tile(monkeyp
     def read(share: float) -> tuple[dict, dict, set]:
         monkeypatch.setattr(land, "SEAT_SHOWN", share)
         monkeypatch.setattr(land, "UNLIKE_BARE", 0.0)  # the other way back to a tile, left out here
+        monkeypatch.setattr(land.LandReader, "_starting", lambda self, results, cells: None)  # and another
         fr = cs.frame(60)
         rec = Recognizer(default_layout(), default_profile(), cs.enrollment(), stream=False)
         rec.land.classifiers = {s: _TilesAsEmpty(c) for s, c in rec.land.classifiers.items()}
