@@ -763,7 +763,6 @@ class LandReader:
                 continue
             best = max(rivals, key=lambda k: rivals[k])
             results[c] = (best, OUTLINE_CAP, 0.0, NO_RIVALS)
-            self.held_back.discard(c)
             self.starting.add(c)
 
     def _seat_coloured(
